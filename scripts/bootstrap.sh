@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Prepare a machine for Warden: Node.js 20+, a C++ toolchain for the native SQLite binding, then `npm ci`
+# (which also compiles TypeScript to dist/). Safe to run again; installs only what is missing.
+# Packages come from Debian's apt and the npm registry only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_updated=0
+apt_install() {
+  if [ "$apt_updated" -eq 0 ]; then as_root apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@"
+}
+
+node_is_recent() {
+  command -v node >/dev/null 2>&1 &&
+    node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'
+}
+
+# Native addons (better-sqlite3) are compiled by node-gyp when no prebuilt binary can be fetched.
+missing=()
+for tool in python3 make g++; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then apt_install python3 make g++; fi
+
+if ! node_is_recent; then
+  # Debian 12 ships Node.js 18; bring npm from apt, then Node.js 20 from the npm registry (a binary package).
+  command -v npm >/dev/null 2>&1 || apt_install nodejs npm ca-certificates
+  as_root npm install -g --no-fund --no-audit node@20
+  hash -r
+  node_is_recent || { echo "bootstrap: Node.js 20.19+ is required, found $(node --version 2>/dev/null || echo none)" >&2; exit 1; }
+fi
+
+# node-gyp must build against the running Node's headers; point it at them instead of downloading them.
+if [ -z "${npm_config_nodedir:-}" ]; then
+  prefix=$(node -p 'require("path").resolve(process.execPath, "../..")')
+  if [ -f "$prefix/include/node/node.h" ]; then export npm_config_nodedir="$prefix"; fi
+fi
+
+npm ci --no-fund --no-audit

@@ -1,0 +1,62 @@
+// Forward-only schema migrations for audit.db. Each entry moves the schema one version up; the version is
+// kept in SQLite's user_version. Never edit a shipped entry: add a new one.
+export const AUDIT_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE audit_events (
+    id            TEXT PRIMARY KEY,
+    timestamp     TEXT NOT NULL,
+    action        TEXT NOT NULL,
+    target        TEXT,
+    actor         TEXT,
+    severity      TEXT NOT NULL DEFAULT 'INFO',
+    details       TEXT,
+    structured    TEXT,
+    connector     TEXT,
+    session_id    TEXT,
+    trace_id      TEXT,
+    evaluation_id TEXT,
+    schema        TEXT
+  );
+  CREATE INDEX audit_events_session ON audit_events(session_id) WHERE session_id IS NOT NULL;
+  CREATE INDEX audit_events_evaluation ON audit_events(evaluation_id) WHERE evaluation_id IS NOT NULL;
+  CREATE INDEX audit_events_alert_rows ON audit_events(severity) WHERE severity IN ('CRITICAL', 'HIGH', 'MEDIUM', 'LOW');
+
+  -- An alert is an audit event that carries a finding: any severity from LOW up.
+  CREATE VIEW alerts AS
+    SELECT rowid AS seq, * FROM audit_events WHERE severity IN ('CRITICAL', 'HIGH', 'MEDIUM', 'LOW');
+
+  -- Operator and scan-verdict allow/block decisions for skills, plugins, MCP servers and tools.
+  CREATE TABLE actions (
+    id          INTEGER PRIMARY KEY,
+    target_type TEXT NOT NULL,
+    target_name TEXT NOT NULL,
+    connector   TEXT NOT NULL DEFAULT '',
+    action      TEXT NOT NULL CHECK (action IN ('block', 'allow')),
+    reason      TEXT NOT NULL DEFAULT '',
+    source      TEXT NOT NULL DEFAULT 'operator',
+    created_at  TEXT NOT NULL,
+    UNIQUE (target_type, target_name, connector, action)
+  );
+
+  CREATE TABLE network_egress (
+    id             TEXT PRIMARY KEY,
+    timestamp      TEXT NOT NULL,
+    hostname       TEXT NOT NULL,
+    path           TEXT,
+    method         TEXT,
+    session_id     TEXT,
+    agent_id       TEXT,
+    root_agent_id  TEXT,
+    user_id        TEXT,
+    blocked        INTEGER NOT NULL DEFAULT 0,
+    decision       TEXT,
+    branch         TEXT,
+    reason         TEXT,
+    body_shape     TEXT,
+    looks_like_llm INTEGER,
+    source         TEXT,
+    details        TEXT
+  );
+  CREATE INDEX network_egress_hostname ON network_egress(hostname);
+  `,
+];

@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { startGateway } from '../../gateway/runtime.js';
+
+export function registerStart(program: Command): void {
+  program
+    .command('start')
+    .description('run the gateway in the foreground (sidecar API and guardrail proxy)')
+    .addHelpText('after', `
+Reads $WARDEN_HOME/config.yaml (default ~/.warden), creating it on first start, and prints
+"ready sidecar=URL proxy=URL" once both listeners accept connections.
+Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and restarts the listeners.`)
+    .action(async () => {
+      const gateway = await startGateway(process.env);
+      process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`);
+      let stopping = false;
+      const stop = async () => {
+        if (stopping) return;
+        stopping = true;
+        await gateway.stop();
+        process.exit(0);
+      };
+      process.on('SIGTERM', () => void stop());
+      process.on('SIGINT', () => void stop());
+      process.on('SIGHUP', () => {
+        void gateway.restart().then(
+          () => process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`),
+          (err: Error) => {
+            process.stderr.write(`warden: restart failed: ${err.message}\n`);
+            process.exit(1);
+          },
+        );
+      });
+    });
+}

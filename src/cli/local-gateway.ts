@@ -1,0 +1,45 @@
+// How the CLI reaches the local gateway: the address the running gateway recorded in $WARDEN_HOME/gateway.json
+// (or, when none runs, the one config.yaml names) and the token from the same sources the gateway reads.
+import { connectAddress, httpUrl, sidecarBindAddress } from '../config/bind.js';
+import { loadSettings, type Settings } from '../config/settings.js';
+import { readProcessInfo, type GatewayProcessInfo } from '../gateway/runtime.js';
+
+export interface LocalGateway {
+  settings: Settings;
+  url: string;
+  headers: Record<string, string>;
+  /** The running gateway's record, when its process is alive. */
+  process?: GatewayProcessInfo;
+}
+
+export function localGateway(env: NodeJS.ProcessEnv = process.env): LocalGateway {
+  const settings = loadSettings({ env });
+  const info = readProcessInfo(settings.paths.pidFile);
+  const running = info && isAlive(info.pid) ? info : undefined;
+  const url = running?.sidecar ?? httpUrl(connectAddress(sidecarBindAddress(settings.config)), settings.config.gateway.api_port);
+  const headers: Record<string, string> = { 'x-warden-client': 'warden-cli' };
+  if (settings.token) headers.authorization = `Bearer ${settings.token.token}`;
+  return { settings, url, headers, process: running };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function getJson(gateway: LocalGateway, path: string, timeoutMs = 3000): Promise<unknown> {
+  const response = await fetch(`${gateway.url}${path}`, { headers: gateway.headers, signal: AbortSignal.timeout(timeoutMs) });
+  const body = (await response.json().catch(() => ({}))) as { error?: string };
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}${body.error ? `: ${body.error}` : ''}`);
+  return body;
+}
+
+/** The message of a failed fetch, with the network cause that undici hides in `cause`. */
+export function describeFetchError(err: unknown): string {
+  const error = err as Error & { cause?: { code?: string; message?: string } };
+  return error.cause?.code ?? error.cause?.message ?? error.message;
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// The `warden` command (also installed as `warden-gateway`).
+import { basename } from 'node:path';
+import { Command } from 'commander';
+import { ConfigError } from '../config/load.js';
+import { VERSION } from '../version.js';
+import { registerAudit } from './commands/audit.js';
+import { registerDoctor } from './commands/doctor.js';
+import { registerSetup } from './commands/setup.js';
+import { registerStart } from './commands/start.js';
+import { registerStatus } from './commands/status.js';
+
+const name = basename(process.argv[1] ?? 'warden').replace(/\.[jt]s$/, '');
+const program = new Command(name === 'warden-gateway' ? name : 'warden')
+  .description('Warden: security gateway for AI coding agents')
+  .version(VERSION)
+  .showHelpAfterError();
+
+registerStart(program);
+registerStatus(program);
+registerDoctor(program);
+registerSetup(program);
+registerAudit(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // Expected operator errors get one clear line; anything else keeps its stack for a bug report.
+  const message = err instanceof ConfigError || (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+    ? (err as Error).message
+    : ((err as Error).stack ?? String(err));
+  process.stderr.write(`${program.name()}: ${message}\n`);
+  process.exit(1);
+}

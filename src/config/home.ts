@@ -1,0 +1,41 @@
+// The data directory ($WARDEN_HOME, default ~/.warden) and the files Warden keeps in it.
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DEFAULT_CONFIG_TEXT } from './write.js';
+
+export interface WardenPaths {
+  home: string;
+  config: string;
+  dotenv: string;
+  auditDb: string;
+  pidFile: string;
+}
+
+export function wardenPaths(env: NodeJS.ProcessEnv = process.env): WardenPaths {
+  const home = resolve(env.WARDEN_HOME || join(homedir(), '.warden'));
+  return {
+    home,
+    config: join(home, 'config.yaml'),
+    dotenv: join(home, '.env'),
+    auditDb: join(home, 'audit.db'),
+    pidFile: join(home, 'gateway.json'),
+  };
+}
+
+/** Create the data directory (owner-only) and a default config.yaml when none exists yet. */
+export function ensureHome(paths: WardenPaths): { createdConfig: boolean } {
+  if (!existsSync(paths.home)) {
+    mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+    chmodSync(paths.home, 0o700);
+  }
+  if (existsSync(paths.config)) return { createdConfig: false };
+  // 'wx' so two first starts racing each other cannot clobber one another's file.
+  try {
+    writeFileSync(paths.config, DEFAULT_CONFIG_TEXT, { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return { createdConfig: false };
+  }
+  return { createdConfig: true };
+}

@@ -1,0 +1,119 @@
+// Reading config.yaml: parse, check the version, fill defaults, validate. Every error names the file, the
+// line where YAML can tell, and the dotted key, so an operator can fix it without reading our code.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Compile } from 'typebox/compile';
+import Value from 'typebox/value';
+import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
+import { ConfigSchema, CURRENT_CONFIG_VERSION, type Config } from './schema.js';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const validator = Compile(ConfigSchema);
+
+export interface LoadedConfig {
+  config: Config;
+  path: string;
+  /** sha256 of the file's bytes, reported as provenance by /status. */
+  sha256: string;
+}
+
+export function loadConfigFile(path: string): LoadedConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  return { config: parseConfig(text, path), path, sha256: createHash('sha256').update(text).digest('hex') };
+}
+
+export function parseConfig(text: string, path: string): Config {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const line = yamlError.linePos?.[0].line;
+    throw new ConfigError(`${path}${line ? `:${line}` : ''}: invalid YAML: ${yamlError.message.split('\n')[0]}`);
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  if (!isMap(doc.contents) && doc.contents !== null) throw new ConfigError(`${path}: the top level must be a mapping`);
+  checkVersion(raw as Record<string, unknown>, path);
+  return validate(raw, doc, lines, path);
+}
+
+/** Validate an already-parsed object (used after a programmatic edit, before it is written). */
+export function validateConfigObject(raw: unknown, path: string, doc?: Document, lines?: LineCounter): Config {
+  checkVersion(raw as Record<string, unknown>, path);
+  return validate(raw, doc, lines, path);
+}
+
+function checkVersion(raw: Record<string, unknown>, path: string): void {
+  const version = raw?.config_version;
+  if (version === undefined) throw new ConfigError(`${path}: config_version: missing (expected ${CURRENT_CONFIG_VERSION})`);
+  if (typeof version !== 'number' || !Number.isInteger(version)) {
+    throw new ConfigError(`${path}: config_version: must be an integer, got ${JSON.stringify(version)}`);
+  }
+  if (version > CURRENT_CONFIG_VERSION) {
+    throw new ConfigError(
+      `${path}: config_version ${version} is newer than this Warden supports (${CURRENT_CONFIG_VERSION}); upgrade Warden`,
+    );
+  }
+  if (version < CURRENT_CONFIG_VERSION) {
+    throw new ConfigError(
+      `${path}: config_version ${version} is not supported by this release; run \`warden migrate\` to convert it to ${CURRENT_CONFIG_VERSION}`,
+    );
+  }
+}
+
+function validate(raw: unknown, doc: Document | undefined, lines: LineCounter | undefined, path: string): Config {
+  const withDefaults = Value.Default(ConfigSchema, structuredClone(raw)) as unknown;
+  const problems: string[] = [];
+  for (const error of validator.Errors(withDefaults)) {
+    const segments = error.instancePath.split('/').slice(1).map(unescapePointer);
+    if (error.keyword === 'boolean') continue; // reported once more, with the key's name, as additionalProperties
+    if (error.keyword === 'additionalProperties') {
+      for (const key of (error.params as { additionalProperties: string[] }).additionalProperties) {
+        problems.push(`${where(path, doc, lines, [...segments, key])}: unknown key "${[...segments, key].join('.')}"`);
+      }
+      continue;
+    }
+    if (error.keyword === 'anyOf' || error.keyword === 'const') {
+      // Union of literals: one message listing the allowed values reads better than one per literal.
+      const allowed = allowedValues(segments);
+      const message = allowed ? `must be one of ${allowed}` : error.message;
+      problems.push(`${where(path, doc, lines, segments)}: ${segments.join('.')}: ${message}`);
+      continue;
+    }
+    problems.push(`${where(path, doc, lines, segments)}: ${segments.join('.') || '(top level)'}: ${error.message}`);
+  }
+  const unique = [...new Set(problems)];
+  if (unique.length > 0) throw new ConfigError(`invalid configuration:\n  ${unique.join('\n  ')}`);
+  return withDefaults as Config;
+}
+
+function allowedValues(segments: string[]): string | undefined {
+  let schema: unknown = ConfigSchema;
+  for (const segment of segments) {
+    const s = schema as { properties?: Record<string, unknown>; items?: unknown };
+    schema = s.properties?.[segment] ?? (/^\d+$/.test(segment) ? s.items : undefined);
+    if (!schema) return undefined;
+  }
+  const literals = (schema as { anyOf?: { const?: unknown }[] }).anyOf?.map((v) => v.const);
+  if (!literals || literals.some((v) => v === undefined)) return undefined;
+  return literals.map((v) => JSON.stringify(v)).join(', ');
+}
+
+function where(path: string, doc: Document | undefined, lines: LineCounter | undefined, segments: string[]): string {
+  if (!doc || !lines) return path;
+  for (let depth = segments.length; depth > 0; depth--) {
+    const node = doc.getIn(segments.slice(0, depth).map(keyOf), true) as { range?: [number, number, number] } | undefined;
+    if (node?.range) return `${path}:${lines.linePos(node.range[0]).line}`;
+  }
+  return path;
+}
+
+const keyOf = (segment: string): string | number => (/^\d+$/.test(segment) ? Number(segment) : segment);
+const unescapePointer = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -1,0 +1,96 @@
+// The config.yaml schema (config_version 9). One TypeBox schema gives the TypeScript type, the validator and
+// the defaults; every object rejects unknown keys so a typo is an error, not a silently ignored setting.
+import Type, { type Static } from 'typebox';
+
+export const CURRENT_CONFIG_VERSION = 9;
+
+export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
+export const Severity = Type.Union(SEVERITIES.map((s) => Type.Literal(s)));
+export type Severity = (typeof SEVERITIES)[number];
+
+const strict = { additionalProperties: false, default: {} } as const;
+const Port = (port: number) => Type.Integer({ minimum: 0, maximum: 65535, default: port });
+const Enum = <T extends string>(values: readonly T[], fallback: T) =>
+  Type.Union(values.map((v) => Type.Literal(v)), { default: fallback });
+
+export const GatewaySection = Type.Object(
+  {
+    api_port: Port(18970),
+    /** Empty: 127.0.0.1 (see bind.ts for the legacy standalone exception). */
+    api_bind: Type.String({ default: '' }),
+    /** The upstream agent gateway (not the guardrail proxy). */
+    host: Type.String({ default: '127.0.0.1' }),
+    port: Port(18789),
+    token: Type.String({ default: '' }),
+    /** Name of an environment variable that holds the gateway token; checked first. */
+    token_env: Type.String({ default: '', pattern: '^([A-Za-z_][A-Za-z0-9_]*)?$' }),
+    log_level: Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+  },
+  strict,
+);
+
+export const GuardrailSection = Type.Object(
+  {
+    enabled: Type.Boolean({ default: true }),
+    host: Type.String({ default: '127.0.0.1' }),
+    port: Port(4000),
+    mode: Enum(['observe', 'action'] as const, 'action'),
+    rule_pack: Type.String({ default: 'default', pattern: '^[a-z0-9][a-z0-9_.-]*$' }),
+    /** Unset: follow the rule pack (see thresholds in the guardrail engine). */
+    block_at: Type.Optional(Severity),
+    alert_at: Type.Optional(Severity),
+    hilt_enabled: Type.Boolean({ default: false }),
+    hilt_min_severity: Type.Union(SEVERITIES.map((s) => Type.Literal(s)), { default: 'HIGH' }),
+    /** The primary connector; `connectors` lists further active ones. */
+    connector: Type.String({ default: 'claudecode' }),
+    connectors: Type.Array(Type.String(), { default: [] }),
+    hook_fail_mode: Enum(['closed', 'open'] as const, 'closed'),
+  },
+  strict,
+);
+
+export const OpenshellSection = Type.Object(
+  {
+    enabled: Type.Boolean({ default: false }),
+    /** `standalone` marks a legacy sandbox host that has not been cleaned up yet. */
+    mode: Enum(['', 'standalone', 'managed'] as const, ''),
+  },
+  strict,
+);
+
+export const FleetSection = Type.Object({ enabled: Type.Boolean({ default: false }) }, strict);
+
+export const LlmSection = Type.Object(
+  { base_url: Type.String({ default: 'https://api.openai.com', pattern: '^https?://' }) },
+  strict,
+);
+
+export const CustomProvider = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    domains: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+    auth_header: Type.Optional(Type.String({ minLength: 1 })),
+    base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
+  },
+  { additionalProperties: false },
+);
+
+export const LlmProvidersSection = Type.Object(
+  { custom: Type.Array(CustomProvider, { default: [] }) },
+  strict,
+);
+
+export const ConfigSchema = Type.Object(
+  {
+    config_version: Type.Literal(CURRENT_CONFIG_VERSION),
+    gateway: GatewaySection,
+    guardrail: GuardrailSection,
+    openshell: OpenshellSection,
+    fleet: FleetSection,
+    llm: LlmSection,
+    llm_providers: LlmProvidersSection,
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema>;

@@ -1,0 +1,50 @@
+// Writing config.yaml. Edits go through the `yaml` document API so the operator's comments and layout
+// survive; the result is validated as a whole before it replaces the file atomically.
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { ConfigError, validateConfigObject } from './load.js';
+import { CURRENT_CONFIG_VERSION, type Config } from './schema.js';
+
+/** Apply `edit` to the YAML document at `path`, validate, and write atomically. Returns the new config. */
+export function updateConfigFile(path: string, edit: (doc: Document) => void): Config {
+  const before = readFileSync(path, 'utf8');
+  const doc = parseDocument(before);
+  if (doc.errors.length > 0) throw new ConfigError(`${path}: invalid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
+  edit(doc);
+  const text = doc.toString();
+  const lines = new LineCounter();
+  const check = parseDocument(text, { lineCounter: lines });
+  const config = validateConfigObject(check.toJS(), path, check, lines);
+  // Another writer changed the file while we edited it: refuse rather than lose their change.
+  if (readFileSync(path, 'utf8') !== before) throw new ConfigError(`${path} changed while it was being updated; try again`);
+  writeFileAtomic(path, text);
+  return config;
+}
+
+export const DEFAULT_CONFIG_TEXT = `# Warden configuration. Every key is documented in docs/configuration.md.
+# Unknown keys are rejected at start, so a typo is reported instead of ignored.
+config_version: ${CURRENT_CONFIG_VERSION}
+
+gateway:
+  # Sidecar API used by hook scripts and the CLI. Empty api_bind means 127.0.0.1.
+  api_port: 18970
+  api_bind: ""
+  # The gateway token is read from the environment or $WARDEN_HOME/.env (WARDEN_GATEWAY_TOKEN).
+  # token_env: MY_TOKEN_VARIABLE
+
+guardrail:
+  # LLM guardrail proxy that agents use as their model endpoint.
+  host: 127.0.0.1
+  port: 4000
+  # observe: record verdicts only; action: enforce them.
+  mode: action
+  rule_pack: default
+  connector: claudecode
+
+openshell:
+  enabled: false
+
+fleet:
+  enabled: false
+`;

@@ -1,0 +1,41 @@
+import Type from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AUDIT_SEVERITIES } from '../../audit/store.js';
+import type { GatewayContext } from '../context.js';
+
+const Text = (maxLength: number) => Type.String({ maxLength });
+
+export const AuditEventBody = Type.Object(
+  {
+    action: Type.String({ minLength: 1, maxLength: 200 }),
+    timestamp: Type.Optional(Type.String({ format: 'date-time' })),
+    target: Type.Optional(Text(4096)),
+    actor: Type.Optional(Text(512)),
+    severity: Type.Optional(Type.Union(AUDIT_SEVERITIES.map((s) => Type.Literal(s)))),
+    details: Type.Optional(Text(65536)),
+    structured: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    connector: Type.Optional(Text(64)),
+    session_id: Type.Optional(Text(256)),
+    trace_id: Type.Optional(Text(256)),
+    evaluation_id: Type.Optional(Text(256)),
+  },
+  { additionalProperties: false },
+);
+
+export const ALERTS_DEFAULT_LIMIT = 50;
+export const ALERTS_MAX_LIMIT = 500;
+
+const AlertsQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1 })) });
+
+export function auditRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/audit/event', { schema: { body: AuditEventBody } }, async (request) => {
+    const id = ctx.audit.append(request.body);
+    return { status: 'ok', id };
+  });
+  app.get('/alerts', { schema: { querystring: AlertsQuery } }, async (request) => {
+    const limit = Math.min(request.query.limit ?? ALERTS_DEFAULT_LIMIT, ALERTS_MAX_LIMIT);
+    return { alerts: ctx.audit.recentAlerts(limit) };
+  });
+}

@@ -1,0 +1,144 @@
+// The gateway process: load settings, open the audit store, start the sidecar and proxy listeners, and
+// restart or stop them cleanly. Signals are wired by the CLI; this module only exposes start/restart/stop.
+import { readFileSync, rmSync } from 'node:fs';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { destination, pino } from 'pino';
+import { AuditStore } from '../audit/store.js';
+import { connectAddress, httpUrl, isLoopbackAddress, sidecarBindAddress } from '../config/bind.js';
+import { ConfigError } from '../config/load.js';
+import { loadSettings, type Settings } from '../config/settings.js';
+import { connectorConfigProblems } from '../connectors/registry.js';
+import { buildProxy } from '../proxy/server.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { VERSION } from '../version.js';
+import type { GatewayContext } from './context.js';
+import { HealthRegistry } from './health.js';
+import { reportSandboxHealth } from './sandbox-health.js';
+import { buildSidecar } from './server.js';
+
+export interface GatewayProcessInfo {
+  pid: number;
+  sidecar: string;
+  proxy: string;
+  started_at: string;
+}
+
+export interface RunningGateway {
+  readonly sidecarUrl: string;
+  readonly proxyUrl: string;
+  readonly settings: Settings;
+  /** Reload config and token and rebind both listeners; on a bad config the running instance is kept. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createLogger(level: string): FastifyBaseLogger {
+  // Logs go to stderr so stdout carries only the `ready` line that scripts wait for.
+  return pino(
+    { level, redact: ['req.headers.authorization', 'req.headers["x-warden-token"]', 'req.headers["x-warden-auth"]'] },
+    destination({ fd: 2, sync: true }),
+  );
+}
+
+export function loadGatewaySettings(env: NodeJS.ProcessEnv): Settings {
+  const settings = loadSettings({ env, initialise: true });
+  const problems = connectorConfigProblems(settings.config);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration in ${settings.path}:\n  ${problems.join('\n  ')}`);
+  return settings;
+}
+
+interface Listeners {
+  sidecar: FastifyInstance;
+  proxy: FastifyInstance;
+  audit: AuditStore;
+  sidecarUrl: string;
+  proxyUrl: string;
+}
+
+async function listen(settings: Settings, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
+  const { config, paths } = settings;
+  const audit = new AuditStore(paths.auditDb);
+  const health = new HealthRegistry();
+  health.set('audit', 'running', { details: { path: paths.auditDb } });
+  health.set('guardrail_proxy', 'unavailable', { last_error: 'guardrail proxy is not available in this build' });
+  reportSandboxHealth(health, config);
+  const ctx: GatewayContext = { settings, audit, health, version: VERSION, startedAt };
+  let sidecar: FastifyInstance | undefined;
+  let proxy: FastifyInstance | undefined;
+  try {
+    const bind = sidecarBindAddress(config);
+    if (!isLoopbackAddress(bind)) {
+      logger.warn({ bind }, 'sidecar API bound to a non-loopback address: the authenticated API is reachable from the network');
+    }
+    sidecar = await buildSidecar(ctx, logger);
+    await sidecar.listen({ host: bind, port: config.gateway.api_port });
+    health.set('sidecar', 'running');
+    proxy = await buildProxy(logger);
+    await proxy.listen({ host: config.guardrail.host, port: config.guardrail.port });
+    const urlOf = (app: FastifyInstance, host: string) => httpUrl(connectAddress(host), (app.server.address() as { port: number }).port);
+    return { sidecar, proxy, audit, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
+  } catch (err) {
+    await sidecar?.close();
+    await proxy?.close();
+    audit.close();
+    throw err;
+  }
+}
+
+async function close(listeners: Listeners): Promise<void> {
+  // Stop accepting, let in-flight requests finish, then flush and close the audit store.
+  await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
+  listeners.audit.close();
+}
+
+export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
+  let settings = loadGatewaySettings(env);
+  const logger = createLogger(env.WARDEN_LOG_LEVEL || settings.config.gateway.log_level);
+  const startedAt = new Date();
+  if (settings.createdConfig) logger.info({ path: settings.path }, 'created default configuration');
+  if (settings.createdToken) logger.info({ path: settings.paths.dotenv }, 'created gateway token WARDEN_GATEWAY_TOKEN');
+  let listeners = await listen(settings, logger, startedAt);
+  const writePidFile = () => {
+    const info: GatewayProcessInfo = {
+      pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, started_at: startedAt.toISOString(),
+    };
+    writeFileAtomic(settings.paths.pidFile, `${JSON.stringify(info)}\n`, 0o600);
+  };
+  writePidFile();
+
+  return {
+    get sidecarUrl() { return listeners.sidecarUrl; },
+    get proxyUrl() { return listeners.proxyUrl; },
+    get settings() { return settings; },
+    async restart() {
+      let next: Settings;
+      try {
+        next = loadGatewaySettings(env);
+      } catch (err) {
+        logger.error({ err: (err as Error).message }, 'restart refused: keeping the running configuration');
+        return;
+      }
+      await close(listeners);
+      settings = next;
+      listeners = await listen(settings, logger, startedAt);
+      writePidFile();
+      logger.info('gateway restarted');
+    },
+    async stop() {
+      await close(listeners);
+      removePidFileIfOurs(settings.paths.pidFile);
+    },
+  };
+}
+
+export function readProcessInfo(pidFile: string): GatewayProcessInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(pidFile, 'utf8')) as GatewayProcessInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+function removePidFileIfOurs(pidFile: string): void {
+  if (readProcessInfo(pidFile)?.pid === process.pid) rmSync(pidFile, { force: true });
+}

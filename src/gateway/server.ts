@@ -1,0 +1,48 @@
+// The sidecar API: a Fastify app with, in order, request id, auth, CSRF guard and body limits, then thin
+// route modules that call the domain.
+import { randomBytes } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { GatewayContext } from './context.js';
+import { installAuth } from './plugins/auth.js';
+import { installCsrfGuard } from './plugins/csrf.js';
+import { installErrorHandling } from './plugins/errors.js';
+import { installBodyLimits, ORDINARY_BODY_LIMIT } from './plugins/limits.js';
+import { auditRoutes } from './routes/audit.js';
+import { connectorRoutes } from './routes/connectors.js';
+import { healthRoutes } from './routes/health.js';
+import { statusRoutes } from './routes/status.js';
+
+export function requestIdGenerator(): () => string {
+  // A per-process prefix and a counter: unique, cheap, and it does not trust a client-supplied id.
+  const prefix = randomBytes(4).toString('hex');
+  let counter = 0;
+  return () => `${prefix}-${(++counter).toString(36)}`;
+}
+
+export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    // Every decision is in the audit trail; per-request log lines would cost more than the work itself.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestIdGenerator(),
+    bodyLimit: ORDINARY_BODY_LIMIT,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false } }, // unknown fields are errors, not silently dropped
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  const isPublic = (r: { method: string; url: string }) =>
+    (r.method === 'GET' || r.method === 'HEAD') && (r.url === '/health' || r.url.startsWith('/health?'));
+  installAuth(app, ctx.settings.token?.token, isPublic);
+  installCsrfGuard(app);
+  installBodyLimits(app);
+  installErrorHandling(app);
+
+  healthRoutes(app, ctx);
+  statusRoutes(app, ctx);
+  connectorRoutes(app, ctx);
+  auditRoutes(app, ctx);
+  await app.ready();
+  return app;
+}

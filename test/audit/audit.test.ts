@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AuditStore } from '../../src/audit/store.js';
+import { authHeaders, runCli, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
+import { tempHome } from '../helpers/home.js';
+import { join } from 'node:path';
+
+const TOKEN = 'audit-test-token';
+
+describe('audit routes', () => {
+  let gw: InProcessGateway;
+  before(async () => {
+    gw = await startInProcess(undefined, { WARDEN_GATEWAY_TOKEN: TOKEN });
+  });
+  after(() => gw.close());
+
+  const append = async (event: Record<string, unknown>) => {
+    const response = await fetch(`${gw.url}/audit/event`, { method: 'POST', headers: authHeaders(TOKEN), body: JSON.stringify(event) });
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { status: string; id: string };
+    assert.equal(body.status, 'ok');
+    return body.id;
+  };
+  const alerts = async (query = '') => {
+    const response = await fetch(`${gw.url}/alerts${query}`, { headers: authHeaders(TOKEN) });
+    return { status: response.status, body: (await response.json()) as { alerts: { action: string; severity: string }[] } };
+  };
+
+  it('stores every field of an event and shows finding rows as alerts, newest first', async () => {
+    const event = {
+      action: 'inspect-tool-block', target: 'Bash', actor: 'agent', severity: 'HIGH', details: 'rm -rf /',
+      structured: { rule_ids: ['CMD-1'] }, connector: 'claudecode', session_id: 's1', trace_id: 't1', evaluation_id: 'e1',
+      timestamp: '2026-01-02T03:04:05.000Z',
+    };
+    const id = await append(event);
+    await append({ action: 'informational', severity: 'INFO' });
+    await append({ action: 'second-alert', severity: 'LOW' });
+    const { body } = await alerts();
+    assert.deepEqual(body.alerts.slice(0, 2).map((a) => a.action), ['second-alert', 'inspect-tool-block']);
+    assert.ok(!body.alerts.some((a) => a.action === 'informational'), 'INFO events are not alerts');
+    assert.deepEqual(body.alerts[1], { id, ...event });
+  });
+
+  it('defaults the alerts page to 50 and caps it at 500', async () => {
+    for (let i = 0; i < 120; i++) {
+      const batch = Array.from({ length: 5 }, (_, j) => append({ action: `alert-${i * 5 + j}`, severity: 'MEDIUM' }));
+      await Promise.all(batch);
+    }
+    assert.equal((await alerts()).body.alerts.length, 50);
+    assert.equal((await alerts('?limit=7')).body.alerts.length, 7);
+    assert.equal((await alerts('?limit=1000')).body.alerts.length, 500);
+    assert.equal((await alerts('?limit=0')).status, 400);
+    assert.equal((await alerts('?limit=abc')).status, 400);
+  });
+});
+
+describe('audit store', () => {
+  it('refuses a database written by a newer schema', () => {
+    const home = tempHome();
+    const path = join(home.dir, 'audit.db');
+    try {
+      const store = new AuditStore(path);
+      store.db.pragma('user_version = 99');
+      store.close();
+      assert.throws(() => new AuditStore(path), /schema version 99 is newer/);
+    } finally {
+      home.remove();
+    }
+  });
+
+  it('keeps queued rows when closed right after appending', () => {
+    const home = tempHome();
+    const path = join(home.dir, 'audit.db');
+    try {
+      const store = new AuditStore(path);
+      for (let i = 0; i < 1000; i++) store.append({ action: `row-${i}` });
+      store.close();
+      const reopened = new AuditStore(path, { readonly: true });
+      assert.equal(reopened.count(), 1000);
+      reopened.close();
+    } finally {
+      home.remove();
+    }
+  });
+});
+
+describe('warden audit export', () => {
+  it('round-trips events to JSON Lines, oldest first, with --limit and -o', async () => {
+    const gw = await startInProcess(undefined, { WARDEN_GATEWAY_TOKEN: TOKEN });
+    try {
+      for (let i = 0; i < 5; i++) {
+        await fetch(`${gw.url}/audit/event`, {
+          method: 'POST', headers: authHeaders(TOKEN),
+          body: JSON.stringify({ action: `e${i}`, severity: 'LOW', structured: { n: i, text: 'line\nbreak "quoted"' } }),
+        });
+      }
+      const all = await runCli(['audit', 'export'], gw.home.env);
+      assert.equal(all.code, 0, all.stderr);
+      const lines = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; structured: { n: number; text: string } });
+      assert.deepEqual(lines.map((l) => l.action), ['e0', 'e1', 'e2', 'e3', 'e4']);
+      assert.equal(lines[2]!.structured.text, 'line\nbreak "quoted"');
+
+      const out = join(gw.home.dir, 'export.jsonl');
+      const limited = await runCli(['audit', 'export', '-o', out, '--limit', '2'], gw.home.env);
+      assert.equal(limited.code, 0, limited.stderr);
+      assert.match(limited.stderr, /exported 2 events/);
+      const { readFileSync } = await import('node:fs');
+      assert.deepEqual(readFileSync(out, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { action: string }).action), ['e3', 'e4']);
+
+      const bad = await runCli(['audit', 'export', '--limit', '0'], gw.home.env);
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /positive integer/);
+    } finally {
+      await gw.close();
+    }
+  });
+});
