@@ -17,8 +17,6 @@ export const AUDIT_MIGRATIONS: readonly string[] = [
     evaluation_id TEXT,
     schema        TEXT
   );
-  CREATE INDEX audit_events_session ON audit_events(session_id) WHERE session_id IS NOT NULL;
-  CREATE INDEX audit_events_evaluation ON audit_events(evaluation_id) WHERE evaluation_id IS NOT NULL;
   CREATE INDEX audit_events_alert_rows ON audit_events(severity) WHERE severity IN ('CRITICAL', 'HIGH', 'MEDIUM', 'LOW');
 
   -- An alert is an audit event that carries a finding: any severity from LOW up.

@@ -2,7 +2,7 @@
 // (or, when none runs, the one config.yaml names) and the token from the same sources the gateway reads.
 import { connectAddress, httpUrl, sidecarBindAddress } from '../config/bind.js';
 import { loadSettings, type Settings } from '../config/settings.js';
-import { readProcessInfo, type GatewayProcessInfo } from '../gateway/runtime.js';
+import { runningGateway, type GatewayProcessInfo } from '../gateway/process-record.js';
 
 export interface LocalGateway {
   settings: Settings;
@@ -14,21 +14,11 @@ export interface LocalGateway {
 
 export function localGateway(env: NodeJS.ProcessEnv = process.env): LocalGateway {
   const settings = loadSettings({ env });
-  const info = readProcessInfo(settings.paths.pidFile);
-  const running = info && isAlive(info.pid) ? info : undefined;
+  const running = runningGateway(settings.paths.pidFile);
   const url = running?.sidecar ?? httpUrl(connectAddress(sidecarBindAddress(settings.config)), settings.config.gateway.api_port);
   const headers: Record<string, string> = { 'x-warden-client': 'warden-cli' };
   if (settings.token) headers.authorization = `Bearer ${settings.token.token}`;
   return { settings, url, headers, process: running };
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export async function getJson(gateway: LocalGateway, path: string, timeoutMs = 3000): Promise<unknown> {

@@ -2,7 +2,6 @@
 // The `warden` command (also installed as `warden-gateway`).
 import { basename } from 'node:path';
 import { Command } from 'commander';
-import { ConfigError } from '../config/load.js';
 import { VERSION } from '../version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
@@ -26,7 +25,8 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   // Expected operator errors get one clear line; anything else keeps its stack for a bug report.
-  const message = err instanceof ConfigError || (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+  // (Compared by name: importing ConfigError here would load the config stack for every command.)
+  const message = (err as Error).name === 'ConfigError' || (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
     ? (err as Error).message
     : ((err as Error).stack ?? String(err));
   process.stderr.write(`${program.name()}: ${message}\n`);

@@ -1,6 +1,5 @@
 // The gateway process: load settings, open the audit store, start the sidecar and proxy listeners, and
 // restart or stop them cleanly. Signals are wired by the CLI; this module only exposes start/restart/stop.
-import { readFileSync, rmSync } from 'node:fs';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { destination, pino } from 'pino';
 import { AuditStore } from '../audit/store.js';
@@ -9,19 +8,12 @@ import { ConfigError } from '../config/load.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { connectorConfigProblems } from '../connectors/registry.js';
 import { buildProxy } from '../proxy/server.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
 import { VERSION } from '../version.js';
 import type { GatewayContext } from './context.js';
 import { HealthRegistry } from './health.js';
+import { removeProcessInfoIfOurs, writeProcessInfo } from './process-record.js';
 import { reportSandboxHealth } from './sandbox-health.js';
 import { buildSidecar } from './server.js';
-
-export interface GatewayProcessInfo {
-  pid: number;
-  sidecar: string;
-  proxy: string;
-  started_at: string;
-}
 
 export interface RunningGateway {
   readonly sidecarUrl: string;
@@ -98,12 +90,10 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   if (settings.createdConfig) logger.info({ path: settings.path }, 'created default configuration');
   if (settings.createdToken) logger.info({ path: settings.paths.dotenv }, 'created gateway token WARDEN_GATEWAY_TOKEN');
   let listeners = await listen(settings, logger, startedAt);
-  const writePidFile = () => {
-    const info: GatewayProcessInfo = {
+  const writePidFile = () =>
+    writeProcessInfo(settings.paths.pidFile, {
       pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, started_at: startedAt.toISOString(),
-    };
-    writeFileAtomic(settings.paths.pidFile, `${JSON.stringify(info)}\n`, 0o600);
-  };
+    });
   writePidFile();
 
   return {
@@ -126,19 +116,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
     },
     async stop() {
       await close(listeners);
-      removePidFileIfOurs(settings.paths.pidFile);
+      removeProcessInfoIfOurs(settings.paths.pidFile);
     },
   };
-}
-
-export function readProcessInfo(pidFile: string): GatewayProcessInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(pidFile, 'utf8')) as GatewayProcessInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-function removePidFileIfOurs(pidFile: string): void {
-  if (readProcessInfo(pidFile)?.pid === process.pid) rmSync(pidFile, { force: true });
 }

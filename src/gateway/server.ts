@@ -29,8 +29,9 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } }, // unknown fields are errors, not silently dropped
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   const isPublic = (r: { method: string; url: string }) =>
     (r.method === 'GET' || r.method === 'HEAD') && (r.url === '/health' || r.url.startsWith('/health?'));

@@ -1,8 +1,6 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { InvalidArgumentError, type Command } from 'commander';
-import { AuditStore } from '../../audit/store.js';
-import { wardenPaths } from '../../config/home.js';
 
 export function positiveInteger(value: string): number {
   const n = Number(value);
@@ -18,6 +16,8 @@ export function registerAudit(program: Command): void {
     .option('-o, --output <file>', 'write to FILE instead of standard output')
     .option('--limit <n>', 'only the newest N events', positiveInteger)
     .action(async (options: { output?: string; limit?: number }) => {
+      const { AuditStore } = await import('../../audit/store.js');
+      const { wardenPaths } = await import('../../config/home.js');
       const { auditDb } = wardenPaths();
       if (!existsSync(auditDb)) {
         process.stderr.write(`warden: no audit database at ${auditDb} (has the gateway run yet?)\n`);

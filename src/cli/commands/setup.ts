@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import { generateToken, TOKEN_VARIABLE, writeDotenvVariable } from '../../config/token.js';
-import { localGateway } from '../local-gateway.js';
 
 export function registerSetup(program: Command): void {
   const setup = program.command('setup').description('install and maintain local credentials and agent hooks');
   setup
     .command('rotate-token')
-    .description(`replace the locally managed gateway token (${TOKEN_VARIABLE} in $WARDEN_HOME/.env) and restart a running gateway`)
+    .description('replace the locally managed gateway token (WARDEN_GATEWAY_TOKEN in $WARDEN_HOME/.env) and restart a running gateway')
     .option('--yes', 'confirm: clients holding the old token stop working')
     .action(async (options: { yes?: boolean }) => {
+      const { generateToken, TOKEN_VARIABLE, writeDotenvVariable } = await import('../../config/token.js');
+      const { localGateway } = await import('../local-gateway.js');
       const { settings, process: running } = localGateway();
       if (settings.token && !settings.token.locallyManaged) {
         process.stderr.write(`warden: the gateway token comes from ${settings.token.source}, not from .env; change it there\n`);
@@ -38,6 +38,7 @@ export function registerSetup(program: Command): void {
 }
 
 async function waitForNewToken(): Promise<boolean> {
+  const { localGateway } = await import('../local-gateway.js');
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     try {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { startGateway } from '../../gateway/runtime.js';
 
 export function registerStart(program: Command): void {
   program
@@ -10,6 +9,7 @@ Reads $WARDEN_HOME/config.yaml (default ~/.warden), creating it on first start, 
 "ready sidecar=URL proxy=URL" once both listeners accept connections.
 Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and restarts the listeners.`)
     .action(async () => {
+      const { startGateway } = await import('../../gateway/runtime.js');
       const gateway = await startGateway(process.env);
       process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`);
       let stopping = false;

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { describeFetchError, getJson, localGateway } from '../local-gateway.js';
 
 interface StatusBody {
   status: string;
@@ -42,6 +41,7 @@ export function registerStatus(program: Command): void {
     .description('show the running gateway: subsystems, connectors, data directory')
     .option('--json', 'print the raw /status answer')
     .action(async (options: { json?: boolean }) => {
+      const { describeFetchError, getJson, localGateway } = await import('../local-gateway.js');
       const gateway = localGateway();
       let body: StatusBody;
       try {

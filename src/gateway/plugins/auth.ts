@@ -38,8 +38,9 @@ export class TokenMatcher {
 export function installAuth(app: FastifyInstance, token: string | undefined, isPublic: (request: FastifyRequest) => boolean): void {
   if (!token) return;
   const matcher = new TokenMatcher(token);
-  app.addHook('onRequest', async (request, reply) => {
-    if (isPublic(request)) return;
+  // Callback-style hook: this runs on every request, and an async hook costs a promise per call.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isPublic(request)) return done();
     const credentials = presentedCredentials(request);
     // Sandbox-binding credentials belong to the hook ingress only; refuse them before anything else.
     if (credentials.some((c) => c.startsWith(SANDBOX_CREDENTIAL_PREFIX))) {
@@ -51,5 +52,6 @@ export function installAuth(app: FastifyInstance, token: string | undefined, isP
       reply.header('www-authenticate', 'Bearer');
       return reply.code(401).send({ error: credentials.length === 0 ? 'missing gateway token' : 'invalid gateway token' });
     }
+    done();
   });
 }

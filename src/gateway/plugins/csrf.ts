@@ -22,8 +22,8 @@ export function isJsonContentType(value: string | undefined): boolean {
 }
 
 export function installCsrfGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
     const client = request.headers['x-warden-client'];
     if (typeof client !== 'string' || client.trim() === '') {
       return reply.code(403).send({ error: 'missing X-Warden-Client header' });
@@ -39,5 +39,6 @@ export function installCsrfGuard(app: FastifyInstance): void {
     if (BODY_METHODS.has(request.method) && !isJsonContentType(request.headers['content-type'])) {
       return reply.code(415).send({ error: 'Content-Type must be application/json' });
     }
+    done();
   });
 }

@@ -23,6 +23,8 @@ export const AuditEventBody = Type.Object(
   { additionalProperties: false },
 );
 
+const AppendedBody = Type.Object({ status: Type.Literal('ok'), id: Type.String() });
+
 export const ALERTS_DEFAULT_LIMIT = 50;
 export const ALERTS_MAX_LIMIT = 500;
 
@@ -30,9 +32,9 @@ const AlertsQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1
 
 export function auditRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post('/audit/event', { schema: { body: AuditEventBody } }, async (request) => {
+  app.post('/audit/event', { schema: { body: AuditEventBody, response: { 200: AppendedBody } } }, async (request) => {
     const id = ctx.audit.append(request.body);
-    return { status: 'ok', id };
+    return { status: 'ok' as const, id };
   });
   app.get('/alerts', { schema: { querystring: AlertsQuery } }, async (request) => {
     const limit = Math.min(request.query.limit ?? ALERTS_DEFAULT_LIMIT, ALERTS_MAX_LIMIT);

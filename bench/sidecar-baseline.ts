@@ -1,0 +1,93 @@
+// Sidecar baseline: GET /health and authenticated POST /audit/event against a bare Fastify JSON route in the
+// same run, plus cold start to the `ready` line against a bare `node -e` start.
+// Target: authenticated POST >= 0.7 x the bare POST route; cold start <= 1 s.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load, warmUp, type LoadResult } from './lib/load.js';
+import { startProcess } from './lib/processes.js';
+import { median, round, writeResult } from './lib/report.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli/warden.js', import.meta.url));
+const BARE = fileURLToPath(new URL('./lib/bare-server.ts', import.meta.url));
+const TOKEN = 'bench-token-0123456789abcdef0123456789abcdef';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+function tempHome(): { dir: string; env: NodeJS.ProcessEnv } {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
+  writeFileSync(join(dir, 'config.yaml'), 'config_version: 9\ngateway:\n  api_port: 0\n  log_level: warn\nguardrail:\n  port: 0\n');
+  return { dir, env: { ...process.env, WARDEN_HOME: dir, WARDEN_GATEWAY_TOKEN: TOKEN } };
+}
+
+async function measure(target: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<LoadResult> {
+  await warmUp(target);
+  const result = await load({ ...target, seconds: SECONDS });
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${target.url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  return result;
+}
+
+export async function run(): Promise<void> {
+  const event = JSON.stringify({
+    action: 'bench-event', severity: 'MEDIUM', target: 'Bash', connector: 'claudecode', session_id: 'bench-session',
+    structured: { rule_ids: ['CMD-EXAMPLE'], tool: 'Bash' }, details: 'x'.repeat(200),
+  });
+  const json = { 'content-type': 'application/json' };
+
+  const bare = await startProcess(['--import', 'tsx', BARE], process.env, /^ready (\S+)$/m);
+  const bareGet = await measure({ url: `${bare.line[1]}/json` });
+  const barePost = await measure({ url: `${bare.line[1]}/json`, method: 'POST', headers: json, body: event });
+  await bare.stop();
+
+  const home = tempHome();
+  const gateway = await startProcess([CLI, 'start'], home.env, /^ready sidecar=(\S+) proxy=(\S+)$/m);
+  const health = await measure({ url: `${gateway.line[1]}/health` });
+  const post = await measure({
+    url: `${gateway.line[1]}/audit/event`, method: 'POST', body: event,
+    headers: { ...json, authorization: `Bearer ${TOKEN}`, 'x-warden-client': 'bench' },
+  });
+  await gateway.stop();
+  rmSync(home.dir, { recursive: true, force: true });
+
+  // Cold start: a fresh process with an existing data dir, five times; baseline is `node -e ""`.
+  const starts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const h = tempHome();
+    const g = await startProcess([CLI, 'start'], h.env, /^ready /m);
+    starts.push(g.startMs);
+    await g.stop();
+    rmSync(h.dir, { recursive: true, force: true });
+  }
+  const nodeStarts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const began = performance.now();
+    spawnSync(process.execPath, ['-e', '']);
+    nodeStarts.push(performance.now() - began);
+  }
+
+  const file = writeResult({
+    name: 'sidecar-baseline',
+    metrics: {
+      health_rps: round(health.requestsPerSecond, 0),
+      health_p99_ms: health.p99Ms,
+      audit_post_rps: round(post.requestsPerSecond, 0),
+      audit_post_p99_ms: post.p99Ms,
+      cold_start_ms: round(median(starts), 1),
+    },
+    baseline: {
+      bare_get_rps: round(bareGet.requestsPerSecond, 0),
+      bare_get_p99_ms: bareGet.p99Ms,
+      bare_post_rps: round(barePost.requestsPerSecond, 0),
+      bare_post_p99_ms: barePost.p99Ms,
+      node_start_ms: round(median(nodeStarts), 1),
+    },
+    ratio: {
+      health_vs_bare_get: round(health.requestsPerSecond / bareGet.requestsPerSecond),
+      audit_post_vs_bare_post: round(post.requestsPerSecond / barePost.requestsPerSecond),
+      cold_start_vs_node_start: round(median(starts) / median(nodeStarts), 2),
+    },
+    notes: ['target: audit_post_vs_bare_post >= 0.7; cold_start_ms <= 1000'],
+  });
+  process.stdout.write(`sidecar-baseline -> ${file}\n`);
+}
