@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { bodyLimitFor } from '../../src/gateway/plugins/limits.js';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 
 const TOKEN = 'csrf-test-token';
@@ -103,5 +104,16 @@ describe('CSRF guard and request limits', () => {
     const a = (await fetch(`${gw.url}/health`)).headers.get('x-request-id');
     const b = (await fetch(`${gw.url}/health`)).headers.get('x-request-id');
     assert.ok(a && b && a !== b);
+  });
+});
+
+describe('body limit by route family', () => {
+  it('gives sandbox routes 256 KiB, OTLP routes 64 MiB and everything else 1 MiB', () => {
+    assert.equal(bodyLimitFor('/api/v1/sandbox/sandboxes'), 256 * 1024);
+    assert.equal(bodyLimitFor('/v1/logs'), 64 * 1024 * 1024);
+    assert.equal(bodyLimitFor('/v1/traces'), 64 * 1024 * 1024);
+    assert.equal(bodyLimitFor('/otlp/codex/tok/v1/metrics'), 64 * 1024 * 1024);
+    assert.equal(bodyLimitFor('/v1/logsx'), 1024 * 1024);
+    assert.equal(bodyLimitFor('/audit/event'), 1024 * 1024);
   });
 });
