@@ -1,7 +1,7 @@
 // The checks behind `warden doctor`: one row each, so an operator sees at once what is wrong and where.
 import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { AuditStore } from '../audit/store.js';
+import { AuditReader } from '../audit/reader.js';
 import { connectAddress, httpUrl, sidecarBindAddress } from '../config/bind.js';
 import { wardenPaths } from '../config/home.js';
 import { loadSettings, type Settings } from '../config/settings.js';
@@ -48,7 +48,7 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     checks.push({ name: 'database', outcome: 'warn', detail: `${paths.auditDb} not created yet (the gateway creates it)` });
   } else {
     try {
-      const store = new AuditStore(paths.auditDb, { readonly: true });
+      const store = new AuditReader(paths.auditDb);
       const integrity = store.db.pragma('quick_check', { simple: true });
       const detail = `${paths.auditDb} (schema v${store.schemaVersion()}, ${store.count()} events)`;
       store.close();

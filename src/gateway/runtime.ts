@@ -49,8 +49,11 @@ interface Listeners {
 
 async function listen(settings: Settings, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
   const { config, paths } = settings;
-  const audit = new AuditStore(paths.auditDb);
   const health = new HealthRegistry();
+  const audit = new AuditStore(paths.auditDb, (err) => {
+    logger.error({ err: err.message }, 'audit trail write failed');
+    health.set('audit', 'degraded', { last_error: err.message, details: { path: paths.auditDb } });
+  });
   health.set('audit', 'running', { details: { path: paths.auditDb } });
   health.set('guardrail_proxy', 'unavailable', { last_error: 'guardrail proxy is not available in this build' });
   reportSandboxHealth(health, config);
@@ -72,7 +75,7 @@ async function listen(settings: Settings, logger: FastifyBaseLogger, startedAt: 
   } catch (err) {
     await sidecar?.close();
     await proxy?.close();
-    audit.close();
+    await audit.close();
     throw err;
   }
 }
@@ -80,7 +83,7 @@ async function listen(settings: Settings, logger: FastifyBaseLogger, startedAt: 
 async function close(listeners: Listeners): Promise<void> {
   // Stop accepting, let in-flight requests finish, then flush and close the audit store.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
-  listeners.audit.close();
+  await listeners.audit.close();
 }
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { openAuditDatabase } from '../../src/audit/database.js';
+import { AuditReader } from '../../src/audit/reader.js';
 import { AuditStore } from '../../src/audit/store.js';
 import { authHeaders, runCli, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 import { tempHome } from '../helpers/home.js';
@@ -17,9 +19,7 @@ describe('audit routes', () => {
   const append = async (event: Record<string, unknown>) => {
     const response = await fetch(`${gw.url}/audit/event`, { method: 'POST', headers: authHeaders(TOKEN), body: JSON.stringify(event) });
     assert.equal(response.status, 200);
-    const body = (await response.json()) as { status: string; id: string };
-    assert.equal(body.status, 'ok');
-    return body.id;
+    assert.deepEqual(await response.json(), { status: 'ok' });
   };
   const alerts = async (query = '') => {
     const response = await fetch(`${gw.url}/alerts${query}`, { headers: authHeaders(TOKEN) });
@@ -32,13 +32,15 @@ describe('audit routes', () => {
       structured: { rule_ids: ['CMD-1'] }, connector: 'claudecode', session_id: 's1', trace_id: 't1', evaluation_id: 'e1',
       timestamp: '2026-01-02T03:04:05.000Z',
     };
-    const id = await append(event);
+    await append(event);
     await append({ action: 'informational', severity: 'INFO' });
     await append({ action: 'second-alert', severity: 'LOW' });
     const { body } = await alerts();
     assert.deepEqual(body.alerts.slice(0, 2).map((a) => a.action), ['second-alert', 'inspect-tool-block']);
     assert.ok(!body.alerts.some((a) => a.action === 'informational'), 'INFO events are not alerts');
-    assert.deepEqual(body.alerts[1], { id, ...event });
+    const { id, ...stored } = body.alerts[1] as unknown as { id: string };
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'a time-ordered UUIDv7');
+    assert.deepEqual(stored, event);
   });
 
   it('defaults the alerts page to 50 and caps it at 500', async () => {
@@ -59,25 +61,27 @@ describe('audit store', () => {
     const home = tempHome();
     const path = join(home.dir, 'audit.db');
     try {
-      const store = new AuditStore(path);
-      store.db.pragma('user_version = 99');
-      store.close();
+      const db = openAuditDatabase(path);
+      db.pragma('user_version = 99');
+      db.close();
       assert.throws(() => new AuditStore(path), /schema version 99 is newer/);
+      assert.throws(() => new AuditReader(path), /schema version 99 is newer/);
     } finally {
       home.remove();
     }
   });
 
-  it('keeps queued rows when closed right after appending', () => {
+  it('keeps queued rows when closed right after appending', async () => {
     const home = tempHome();
     const path = join(home.dir, 'audit.db');
     try {
       const store = new AuditStore(path);
-      for (let i = 0; i < 1000; i++) store.append({ action: `row-${i}` });
-      store.close();
-      const reopened = new AuditStore(path, { readonly: true });
-      assert.equal(reopened.count(), 1000);
-      reopened.close();
+      for (let i = 0; i < 2500; i++) store.append({ action: `row-${i}` });
+      await store.close();
+      const reader = new AuditReader(path);
+      assert.equal(reader.count(), 2500);
+      assert.deepEqual([...reader.events({ limit: 2 })].map((e) => e.action), ['row-2498', 'row-2499']);
+      reader.close();
     } finally {
       home.remove();
     }

@@ -89,7 +89,7 @@ describe('sidecar without a token', () => {
       assert.equal(post.status, 403, 'CSRF still applies without a token');
     } finally {
       await app.close();
-      audit.close();
+      await audit.close();
       home.remove();
     }
   });

@@ -16,7 +16,7 @@ export function registerAudit(program: Command): void {
     .option('-o, --output <file>', 'write to FILE instead of standard output')
     .option('--limit <n>', 'only the newest N events', positiveInteger)
     .action(async (options: { output?: string; limit?: number }) => {
-      const { AuditStore } = await import('../../audit/store.js');
+      const { AuditReader } = await import('../../audit/reader.js');
       const { wardenPaths } = await import('../../config/home.js');
       const { auditDb } = wardenPaths();
       if (!existsSync(auditDb)) {
@@ -24,7 +24,7 @@ export function registerAudit(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      const store = new AuditStore(auditDb, { readonly: true });
+      const store = new AuditReader(auditDb);
       const out = options.output ? createWriteStream(options.output, { mode: 0o600 }) : process.stdout;
       let count = 0;
       try {

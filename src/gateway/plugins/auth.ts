@@ -1,12 +1,12 @@
 // Sidecar token authentication (spec "Authentication / Sidecar" 1, 2, 5). Installed only when a token is
 // configured. Both sides are hashed before the constant-time comparison so neither the content nor the
 // length of the token leaks through timing.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
 
-const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /** The credentials a request presents, from every accepted header form. */
 export function presentedCredentials(request: FastifyRequest): string[] {

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AUDIT_SEVERITIES } from '../../audit/store.js';
+import { AUDIT_SEVERITIES } from '../../audit/events.js';
 import type { GatewayContext } from '../context.js';
 
 const Text = (maxLength: number) => Type.String({ maxLength });
@@ -23,7 +23,7 @@ export const AuditEventBody = Type.Object(
   { additionalProperties: false },
 );
 
-const AppendedBody = Type.Object({ status: Type.Literal('ok'), id: Type.String() });
+const AppendedBody = Type.Object({ status: Type.Literal('ok') });
 
 export const ALERTS_DEFAULT_LIMIT = 50;
 export const ALERTS_MAX_LIMIT = 500;
@@ -33,11 +33,11 @@ const AlertsQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1
 export function auditRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/audit/event', { schema: { body: AuditEventBody, response: { 200: AppendedBody } } }, async (request) => {
-    const id = ctx.audit.append(request.body);
-    return { status: 'ok' as const, id };
+    ctx.audit.append(request.body);
+    return { status: 'ok' as const };
   });
   app.get('/alerts', { schema: { querystring: AlertsQuery } }, async (request) => {
     const limit = Math.min(request.query.limit ?? ALERTS_DEFAULT_LIMIT, ALERTS_MAX_LIMIT);
-    return { alerts: ctx.audit.recentAlerts(limit) };
+    return { alerts: await ctx.audit.recentAlerts(limit) };
   });
 }

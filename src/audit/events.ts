@@ -1,0 +1,62 @@
+// Audit event shapes and their mapping to audit_events rows, shared by the writer thread and the readers.
+export const AUDIT_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'NONE'] as const;
+export type AuditSeverity = (typeof AUDIT_SEVERITIES)[number];
+
+export interface NewAuditEvent {
+  action: string;
+  /** RFC 3339; defaults to the moment of append. */
+  timestamp?: string;
+  target?: string;
+  actor?: string;
+  severity?: AuditSeverity;
+  details?: string;
+  structured?: unknown;
+  connector?: string;
+  session_id?: string;
+  trace_id?: string;
+  evaluation_id?: string;
+  schema?: string;
+}
+
+export interface AuditEvent extends Omit<NewAuditEvent, 'structured'> {
+  id: string;
+  timestamp: string;
+  severity: AuditSeverity;
+  structured?: unknown;
+}
+
+export const COLUMNS = [
+  'id', 'timestamp', 'action', 'target', 'actor', 'severity', 'details', 'structured',
+  'connector', 'session_id', 'trace_id', 'evaluation_id', 'schema',
+] as const;
+
+export type Row = Record<(typeof COLUMNS)[number], string | null>;
+
+/** Column values in COLUMNS order, for a positional INSERT. */
+export function rowValues(id: string, e: NewAuditEvent): (string | null)[] {
+  return [
+    id,
+    e.timestamp ?? new Date().toISOString(),
+    e.action,
+    e.target ?? null,
+    e.actor ?? null,
+    e.severity ?? 'INFO',
+    e.details ?? null,
+    e.structured === undefined ? null : JSON.stringify(e.structured),
+    e.connector ?? null,
+    e.session_id ?? null,
+    e.trace_id ?? null,
+    e.evaluation_id ?? null,
+    e.schema ?? null,
+  ];
+}
+
+export function fromRow(row: Row): AuditEvent {
+  const event: Record<string, unknown> = {};
+  for (const column of COLUMNS) {
+    const value = row[column];
+    if (value === null || value === undefined) continue;
+    event[column] = column === 'structured' ? JSON.parse(value) : value;
+  }
+  return event as unknown as AuditEvent;
+}
