@@ -89,7 +89,13 @@ export class AuditStore {
     if (this.queue.length === 0) return;
     const events = this.queue;
     this.queue = [];
-    this.worker.postMessage({ seq: ++this.sentSeq, events } satisfies WriterRequest);
+    const seq = ++this.sentSeq;
+    try {
+      this.worker.postMessage({ seq, events } satisfies WriterRequest);
+    } catch (err) {
+      // Only a value that cannot be cloned gets here (never a parsed JSON body); report it like a failed batch.
+      this.onReply({ failed: seq, error: (err as Error).message });
+    }
   }
 
   private onReply(reply: WriterReply): void {

@@ -88,6 +88,24 @@ describe('audit store', () => {
   });
 });
 
+describe('audit write failures', () => {
+  it('reports a batch the writer cannot commit, and keeps writing later batches', async () => {
+    const home = tempHome();
+    const errors: Error[] = [];
+    const store = new AuditStore(join(home.dir, 'audit.db'), (err) => errors.push(err));
+    try {
+      store.append({ action: null as unknown as string }); // violates NOT NULL in the database
+      await assert.rejects(store.flush(), /audit write failed: NOT NULL constraint failed: audit_events\.action/);
+      assert.equal(errors.length, 1);
+      store.append({ action: 'after-failure', severity: 'HIGH' });
+      assert.deepEqual((await store.recentAlerts(5)).map((e) => e.action), ['after-failure']);
+    } finally {
+      await store.close();
+      home.remove();
+    }
+  });
+});
+
 describe('warden audit export', () => {
   it('round-trips events to JSON Lines, oldest first, with --limit and -o', async () => {
     const gw = await startInProcess(undefined, { WARDEN_GATEWAY_TOKEN: TOKEN });
