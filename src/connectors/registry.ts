@@ -53,9 +53,11 @@ export const BUILTIN_CONNECTORS: readonly ConnectorInfo[] = [
     'sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'errorOccurred', 'sessionEnd',
   ], ['hooks', 'otel']),
   hook('openhands', 'OpenHands agent hooks', LIFECYCLE),
-  hook('antigravity', 'Google Antigravity agent hooks', LIFECYCLE),
+  hook('antigravity', 'Google Antigravity agent hooks', ['PreToolUse', 'PostToolUse', 'PreInvocation', 'PostInvocation', 'Stop']),
   hook('opencode', 'opencode plugin events', ['chat.message', 'tool.execute.before', 'tool.execute.after', 'session.idle']),
-  hook('hermes', 'Hermes agent hooks', LIFECYCLE),
+  hook('hermes', 'Hermes agent hooks', [
+    'on_session_start', 'pre_llm_call', 'pre_tool_call', 'post_tool_call', 'post_llm_call', 'on_session_end',
+  ]),
   hook('omnigent', 'Omnigent agent hooks', LIFECYCLE),
   proxy('openclaw', 'OpenClaw gateway; LLM traffic through the guardrail proxy'),
   proxy('zeptoclaw', 'ZeptoClaw; LLM traffic through the guardrail proxy'),

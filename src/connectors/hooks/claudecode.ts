@@ -1,0 +1,18 @@
+// Claude Code hooks (settings.json).
+// Source: Claude Code hooks reference, https://code.claude.com/docs/en/hooks (common input fields session_id,
+// transcript_path, cwd, permission_mode, hook_event_name; PreToolUse tool_name/tool_input/tool_use_id; PostToolUse
+// tool_response; PostToolUseFailure error; UserPromptSubmit prompt; Stop last_assistant_message; decision control:
+// PreToolUse hookSpecificOutput.permissionDecision allow|deny|ask + permissionDecisionReason, top-level
+// decision "block" + reason for UserPromptSubmit/PostToolUse/Stop, systemMessage "warning shown to the user";
+// exit code 2 = blocking error with stderr fed to Claude). PostToolUse runs only after a successful call.
+// Alert deliberately does not answer permissionDecision "allow": that would skip the user's own permission prompt.
+import { decodeClaudeStyle, readPayload, renderClaudeStyle } from './shared.js';
+import type { ConnectorHooks } from './types.js';
+
+export const claudecode: ConnectorHooks = {
+  decode(payload) {
+    const { p, event } = readPayload(payload, ['hook_event_name']);
+    return decodeClaudeStyle(p, event, { postToolUseMeansSuccess: true });
+  },
+  render: (event, decision) => renderClaudeStyle(event, decision, { ask: true }),
+};

@@ -1,0 +1,73 @@
+// Google Gemini CLI hooks (settings.json).
+// Source: Gemini CLI hooks reference, https://geminicli.com/docs/hooks/reference (google-gemini/gemini-cli,
+// docs/hooks/reference.md): base input session_id, transcript_path, cwd, hook_event_name, timestamp; BeforeTool
+// {tool_name, tool_input, mcp_context}; AfterTool adds tool_response {llmContent, returnDisplay, error};
+// BeforeAgent {prompt}; AfterAgent {prompt, prompt_response, stop_hook_active}; AfterModel {llm_request,
+// llm_response {candidates[].content.parts}}; answers `decision` ("deny"/"block" stops the tool, rejects the turn,
+// replaces the tool result or retries the response) with `reason` sent to the agent, and `systemMessage` shown to the
+// user; exit code 2 blocks with stderr as the reason. BeforeTool also accepts decision "ask" (HookDecision =
+// 'ask'|'block'|'deny'|'approve'|'allow' in packages/core/src/hooks/types.ts; the scheduler shows the user a
+// confirmation carrying systemMessage).
+import { hookEvent, isObject, json, obj, outputText, phaseOf, readPayload, str, toolArgs, type JsonObject } from './shared.js';
+import type { ConnectorHooks, HookPhase } from './types.js';
+
+const PHASES: Readonly<Record<string, HookPhase>> = {
+  BeforeAgent: 'prompt',
+  BeforeTool: 'pre_tool',
+  AfterTool: 'post_tool',
+  AfterAgent: 'response',
+  AfterModel: 'response',
+  SessionStart: 'session',
+  SessionEnd: 'session',
+  Notification: 'session',
+  PreCompress: 'session',
+};
+
+/** Text of an LLMResponse: the string parts of every candidate. */
+function responseText(llmResponse: unknown): string | undefined {
+  const candidates = obj(llmResponse)?.candidates;
+  if (!Array.isArray(candidates)) return undefined;
+  const parts = candidates.flatMap((c: unknown) => {
+    const p = obj(obj(c)?.content)?.parts;
+    return Array.isArray(p) ? p.filter((part): part is string => typeof part === 'string') : [];
+  });
+  return parts.length > 0 ? parts.join('') : undefined;
+}
+
+function toolResult(response: JsonObject): string | undefined {
+  return outputText(response.llmContent ?? response.returnDisplay ?? response.error);
+}
+
+export const geminicli: ConnectorHooks = {
+  decode(payload) {
+    const { p, event } = readPayload(payload, ['hook_event_name']);
+    const phase = phaseOf(PHASES, event);
+    const response = obj(p.tool_response);
+    return hookEvent({
+      event,
+      phase,
+      session_id: str(p.session_id),
+      tool: str(p.tool_name),
+      tool_input: toolArgs(p.tool_input),
+      tool_output: response && toolResult(response),
+      tool_succeeded: response && !(isObject(response.error) || str(response.error)),
+      prompt: phase === 'prompt' ? str(p.prompt) : undefined,
+      response: event === 'AfterModel' ? responseText(p.llm_response) : str(p.prompt_response),
+      cwd: str(p.cwd),
+    });
+  },
+  render(event, { action, reason }) {
+    if (action === 'allow') return { exit_code: 0 };
+    if (action === 'alert') return json({ systemMessage: reason });
+    switch (event.phase) {
+      case 'pre_tool':
+        return json(action === 'confirm' ? { decision: 'ask', reason, systemMessage: reason } : { decision: 'deny', reason });
+      case 'prompt':
+      case 'post_tool':
+      case 'response':
+        return json({ decision: 'deny', reason });
+      default:
+        return json({ systemMessage: reason });
+    }
+  },
+};
