@@ -1,0 +1,112 @@
+// Accumulates facts while a tool call is examined; every list keeps first-seen order without duplicates.
+import type { ActionFacts, CommandFact } from './types.js';
+import { fileUrlPath, hostOfAddress, normalizeHost } from './urls.js';
+
+/** Not files: empty, stdin/stdout, the null device and the `{}` placeholder of find -exec and xargs -I. */
+const NOWHERE = new Set(['', '-', '/dev/null', '{}']);
+
+/** Process substitutions (`<(…)`, `>(…)`) are pipes, not files; their commands are recorded already. */
+function isFile(path: string): boolean {
+  return !NOWHERE.has(path) && !path.startsWith('<(') && !path.startsWith('>(');
+}
+/** Splits of one text tracked for deduplication; past that (only crafted input gets there) repeats are
+ *  listed again rather than compared against an ever longer list. */
+const MAX_SAME_TEXT = 8;
+
+function sameArgs(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export class FactsCollector {
+  parsed = true;
+  private readonly commands: CommandFact[] = [];
+  /** Commands by text. Different argvs can share a text (`a "b c"` and `a b c`), so args are compared too. */
+  private readonly commandsByText = new Map<string, CommandFact[]>();
+  /** Registered when a pipeline starts and filled as its commands are seen, so an outer pipeline is
+   *  listed before the ones nested in it. */
+  private readonly pipelines: string[][] = [];
+  private readonly reads = new Set<string>();
+  private readonly writes = new Set<string>();
+  private readonly hosts = new Set<string>();
+  private readonly urls = new Set<string>();
+
+  addCommand(name: string, argv0: string, args: string[]): void {
+    const text = args.length === 0 ? argv0 : `${argv0} ${args.join(' ')}`;
+    const sameText = this.commandsByText.get(text);
+    if (sameText) for (const c of sameText) if (sameArgs(c.args, args)) return;
+    const fact = { name, args, text };
+    this.commands.push(fact);
+    if (!sameText) this.commandsByText.set(text, [fact]);
+    else if (sameText.length < MAX_SAME_TEXT) sameText.push(fact);
+  }
+
+  /** Returns the list to which the names of the pipeline's commands are appended. */
+  startPipeline(): string[] {
+    const names: string[] = [];
+    this.pipelines.push(names);
+    return names;
+  }
+
+  addRead(path: string): void {
+    if (!isFile(path)) return;
+    this.reads.add(path);
+    this.addNetworkDevice(path);
+  }
+
+  addWrite(path: string): void {
+    if (!isFile(path)) return;
+    this.writes.add(path);
+    this.addNetworkDevice(path);
+  }
+
+  /** `host` may carry a user, port or path (`user@host:22`); only the host is kept. */
+  addHost(host: string): void {
+    const h = hostOfAddress(host);
+    if (h !== '') this.hosts.add(h);
+  }
+
+  addUrl(url: string): void {
+    this.urls.add(url);
+    const path = fileUrlPath(url);
+    if (path !== undefined) this.addRead(path);
+    else this.addHost(url);
+  }
+
+  /** `/dev/tcp/HOST/PORT` stays a path (rules look for it) and HOST is contacted. */
+  private addNetworkDevice(path: string): void {
+    if (!path.startsWith('/dev/tcp/') && !path.startsWith('/dev/udp/')) return;
+    const end = path.indexOf('/', 9);
+    const host = normalizeHost(end < 0 ? path.slice(9) : path.slice(9, end));
+    if (host !== '') this.hosts.add(host);
+  }
+
+  toFacts(tool: string): ActionFacts {
+    const pipelines: string[][] = [];
+    const seen = new Set<string>();
+    for (const names of this.pipelines) {
+      // JSON, not a join: names may contain any character (`$'a\0b'`), and a collision would hide a pipeline.
+      const key = JSON.stringify(names);
+      if (names.length < 2 || seen.has(key)) continue;
+      seen.add(key);
+      pipelines.push(names);
+    }
+    const lines = this.commands.map((c) => c.text);
+    for (const p of this.reads) lines.push(`read ${p}`);
+    for (const p of this.writes) lines.push(`write ${p}`);
+    for (const h of this.hosts) lines.push(`host ${h}`);
+    for (const u of this.urls) lines.push(`url ${u}`);
+    return {
+      tool,
+      parsed: this.parsed,
+      commands: this.commands,
+      pipelines,
+      paths_read: [...this.reads],
+      paths_written: [...this.writes],
+      hosts: [...this.hosts],
+      urls: [...this.urls],
+      normalized: lines.join('\n'),
+    };
+  }
+}
