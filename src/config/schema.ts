@@ -4,14 +4,21 @@ import Type, { type Static } from 'typebox';
 
 export const CURRENT_CONFIG_VERSION = 9;
 
+/**
+ * One of a fixed list of strings, as an `anyOf` of literals (what the config error messages list). A union
+ * built from a mapped array loses its static type, so the type is stated with Type.Unsafe.
+ */
+export function oneOf<const T extends readonly string[]>(values: T, options: { default?: T[number] } = {}) {
+  return Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), options));
+}
+
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
-export const Severity = Type.Union(SEVERITIES.map((s) => Type.Literal(s)));
+export const Severity = oneOf(SEVERITIES);
 export type Severity = (typeof SEVERITIES)[number];
 
 const strict = { additionalProperties: false, default: {} } as const;
 const Port = (port: number) => Type.Integer({ minimum: 0, maximum: 65535, default: port });
-const Enum = <T extends string>(values: readonly T[], fallback: T) =>
-  Type.Union(values.map((v) => Type.Literal(v)), { default: fallback });
+const Enum = <const T extends readonly string[]>(values: T, fallback: T[number]) => oneOf(values, { default: fallback });
 
 export const GatewaySection = Type.Object(
   {
@@ -40,7 +47,7 @@ export const GuardrailSection = Type.Object(
     block_at: Type.Optional(Severity),
     alert_at: Type.Optional(Severity),
     hilt_enabled: Type.Boolean({ default: false }),
-    hilt_min_severity: Type.Union(SEVERITIES.map((s) => Type.Literal(s)), { default: 'HIGH' }),
+    hilt_min_severity: oneOf(SEVERITIES, { default: 'HIGH' }),
     /** The primary connector; `connectors` lists further active ones. */
     connector: Type.String({ default: 'claudecode' }),
     connectors: Type.Array(Type.String(), { default: [] }),

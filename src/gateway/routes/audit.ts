@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AUDIT_SEVERITIES } from '../../audit/events.js';
+import { oneOf } from '../../config/schema.js';
 import type { GatewayContext } from '../context.js';
 
 const Text = (maxLength: number) => Type.String({ maxLength });
@@ -12,7 +13,7 @@ export const AuditEventBody = Type.Object(
     timestamp: Type.Optional(Type.String({ format: 'date-time' })),
     target: Type.Optional(Text(4096)),
     actor: Type.Optional(Text(512)),
-    severity: Type.Optional(Type.Union(AUDIT_SEVERITIES.map((s) => Type.Literal(s)))),
+    severity: Type.Optional(oneOf(AUDIT_SEVERITIES)),
     details: Type.Optional(Text(65536)),
     structured: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     connector: Type.Optional(Text(64)),

@@ -1,0 +1,153 @@
+// Loading a rule pack: the pack's own rule files on top of the pack it extends, with its disables and
+// severity overrides applied. Patterns compile with RE2, whose matching time is linear in the input (no
+// backtracking): both the scanned content and operator-written packs are untrusted. Any problem names the
+// file, the rule id and the reason, and nothing of a bad pack is used.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import RE2 from 're2';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import Value from 'typebox/value';
+import { parse } from 'yaml';
+import { compileExpression, type CompiledExpression } from './expression.js';
+import { PackManifestSchema, RuleFileSchema, type PackManifest, type Rule } from './schema.js';
+
+export const SHIPPED_RULES_DIR = fileURLToPath(new URL('../../../policies/rules/', import.meta.url));
+
+export class RulePackError extends Error {
+  override name = 'RulePackError';
+}
+
+export interface CompiledRule extends Rule {
+  /** The file the rule was read from. */
+  source: string;
+  /** Shipped with Warden (its title may be shown to the agent) rather than written by an operator. */
+  builtin: boolean;
+  /** Pattern `index` as its own RE2 (for evidence), compiled the first time a scan needs it. */
+  regex(index: number): RE2;
+  evaluate?: CompiledExpression;
+}
+
+export interface RulePack {
+  name: string;
+  description: string;
+  /** Pack names from the root of the `extends` chain down to this one. */
+  lineage: string[];
+  rules: CompiledRule[];
+  /** Every pattern of every rule in one RE2.Set: one linear pass finds all candidate rules. */
+  patternSet: InstanceType<typeof RE2.Set>;
+  /** For each pattern of the set: its rule and the pattern's index within the rule. */
+  patternOwners: { rule: CompiledRule; pattern: number }[];
+}
+
+const ruleFileValidator = Compile(RuleFileSchema);
+const manifestValidator = Compile(PackManifestSchema);
+
+/**
+ * Load pack `name`, looking for `<dir>/<name>/pack.yaml` in the shipped packs first, then in `customDirs`
+ * (e.g. $WARDEN_HOME/rules), so an operator pack can extend a shipped one but never shadow it.
+ */
+export function loadRulePack(name: string, customDirs: string[] = []): RulePack {
+  const searchPath = [SHIPPED_RULES_DIR, ...customDirs];
+  const { description, lineage, rules } = load(name, searchPath, []);
+  const patternOwners = rules.flatMap((rule) => rule.patterns.map((_, pattern) => ({ rule, pattern })));
+  let patternSet: InstanceType<typeof RE2.Set>;
+  try {
+    // Compiling the set also proves every pattern is valid RE2, so single patterns can compile lazily.
+    patternSet = new RE2.Set(patternOwners.map((o) => o.rule.patterns[o.pattern]!), 'u', { maxMem: 256 * 1024 * 1024 });
+  } catch (err) {
+    for (const rule of rules) rule.patterns.forEach((_, i) => compilePattern(rule, i));
+    throw new RulePackError(`rule pack "${name}": its patterns do not compile together: ${(err as Error).message}`);
+  }
+  return { name, description, lineage, rules, patternSet, patternOwners };
+}
+
+type LoadedRules = Pick<RulePack, 'description' | 'lineage' | 'rules'>;
+
+function load(name: string, searchPath: string[], seen: string[]): LoadedRules {
+  if (seen.includes(name)) throw new RulePackError(`rule pack "${name}" extends itself: ${[...seen, name].join(' -> ')}`);
+  const rulesDir = searchPath.find((d) => existsSync(join(d, name, 'pack.yaml')));
+  if (!rulesDir) throw new RulePackError(`rule pack "${name}" not found (looked in ${searchPath.join(', ')})`);
+  const dir = join(rulesDir, name);
+  const manifestFile = join(dir, 'pack.yaml');
+  const manifest = readValidated<PackManifest>(manifestFile, manifestValidator, PackManifestSchema);
+  if (manifest.name !== name) throw new RulePackError(`${manifestFile}: name "${manifest.name}" does not match its folder "${name}"`);
+
+  const base = manifest.extends ? load(manifest.extends, searchPath, [...seen, name]) : undefined;
+  const rules = new Map<string, CompiledRule>((base?.rules ?? []).map((r) => [r.id, r]));
+  const builtin = rulesDir === SHIPPED_RULES_DIR;
+  for (const file of ruleFiles(dir)) {
+    const { rules: fileRules } = readValidated<{ rules: Rule[] }>(file, ruleFileValidator, RuleFileSchema);
+    for (const rule of fileRules) {
+      const previous = rules.get(rule.id);
+      if (previous) throw new RulePackError(`${file}: rule ${rule.id}: duplicate id (also in ${previous.source})`);
+      rules.set(rule.id, compileRule(rule, file, builtin));
+    }
+  }
+  for (const id of manifest.disable) {
+    const rule = rules.get(id);
+    if (!rule) throw new RulePackError(`${manifestFile}: disable: unknown rule ${id}`);
+    rules.set(id, { ...rule, enabled: false });
+  }
+  for (const [id, severity] of Object.entries(manifest.severity_overrides)) {
+    const rule = rules.get(id);
+    if (!rule) throw new RulePackError(`${manifestFile}: severity_overrides: unknown rule ${id}`);
+    rules.set(id, { ...rule, severity });
+  }
+  return { description: manifest.description, lineage: [...(base?.lineage ?? []), name], rules: [...rules.values()] };
+}
+
+function ruleFiles(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    throw new RulePackError(`rule pack folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return names.filter((f) => /\.ya?ml$/.test(f) && f !== 'pack.yaml').sort().map((f) => join(dir, f));
+}
+
+function compilePattern(rule: Rule & { source: string }, index: number): RE2 {
+  try {
+    return new RE2(rule.patterns[index]!, 'u');
+  } catch (err) {
+    throw new RulePackError(`${rule.source}: rule ${rule.id}: pattern ${index + 1} is not a valid RE2 expression: ${(err as Error).message}`);
+  }
+}
+
+function compileRule(rule: Rule, file: string, builtin: boolean): CompiledRule {
+  const compiled: RE2[] = [];
+  const regex = (index: number): RE2 => (compiled[index] ??= compilePattern({ ...rule, source: file }, index));
+  let evaluate: CompiledExpression | undefined;
+  if (rule.expression) {
+    try {
+      evaluate = compileExpression(rule.expression);
+    } catch (err) {
+      throw new RulePackError(`${file}: rule ${rule.id}: expression: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  return { ...rule, source: file, builtin, regex, evaluate };
+}
+
+function readValidated<T>(file: string, validator: ReturnType<typeof Compile>, schema: TSchema): T {
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(file, 'utf8'), { uniqueKeys: true });
+  } catch (err) {
+    throw new RulePackError(`${file}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const value = Value.Default(schema, raw ?? {});
+  const first = validator.Errors(value)[0];
+  if (first) {
+    const path = first.instancePath.split('/').slice(1);
+    const list = (value as { rules?: { id?: unknown }[] }).rules;
+    const ruleId = path[0] === 'rules' && path[1] !== undefined ? list?.[Number(path[1])]?.id : undefined;
+    const where = ruleId !== undefined ? `rule ${String(ruleId)}: ` : '';
+    const field = path.slice(ruleId !== undefined ? 2 : 0).join('.') || '(top level)';
+    // A key the schema does not know is reported by TypeBox as "schema is false" on that key.
+    const message = first.keyword === 'boolean' ? 'unknown field' : first.message;
+    throw new RulePackError(`${file}: ${where}${field}: ${message}`);
+  }
+  return value as T;
+}

@@ -1,0 +1,96 @@
+// From findings to the verdict the agent sees (spec "Inspection verdict", rules 1-6, and DESIGN.md 4).
+import type { Finding } from './engine.js';
+import { redactEvidence } from './redact.js';
+import { atLeast, SEVERITY_RANK, type VerdictPolicy, type VerdictSeverity } from './thresholds.js';
+
+export type VerdictAction = 'block' | 'confirm' | 'alert' | 'allow';
+
+export interface DetailedFinding {
+  rule_id: string;
+  title: string;
+  severity: VerdictSeverity;
+  confidence: number;
+  evidence: string;
+  tags: string[];
+  tool_capability_class?: string;
+}
+
+export interface Verdict {
+  action: VerdictAction;
+  raw_action?: VerdictAction;
+  severity: VerdictSeverity;
+  confidence: number;
+  reason: string;
+  findings: string[];
+  detailed_findings?: DetailedFinding[];
+  mode: 'action' | 'observe' | '';
+  would_block?: boolean;
+  approval_timeout_ms?: number;
+}
+
+export interface DecideOptions {
+  /** The caller can show the agent's own approval prompt; anyone else gets `block` for `confirm`. */
+  nativeApproval: boolean;
+  /** Raw evidence instead of `<redacted len=N sha=…>`. */
+  reveal: boolean;
+}
+
+/** Empty content: allowed before any policy runs (rule 2). */
+export const FAST_ALLOW: Readonly<Verdict> = Object.freeze({
+  action: 'allow', severity: 'NONE', confidence: 0, reason: '', findings: [], mode: '',
+});
+
+export function decide(findings: Finding[], policy: VerdictPolicy, options: DecideOptions): Verdict {
+  const ordered = [...findings].sort(
+    (a, b) => SEVERITY_RANK[b.rule.severity] - SEVERITY_RANK[a.rule.severity] || b.rule.confidence - a.rule.confidence,
+  );
+  const top = ordered[0];
+  const severity: VerdictSeverity = top?.rule.severity ?? 'NONE';
+  const confidence = top ? Math.max(...ordered.filter((f) => f.rule.severity === severity).map((f) => f.rule.confidence)) : 0;
+
+  let raw: VerdictAction = 'allow';
+  if (top && atLeast(severity, policy.blockAt)) raw = 'block';
+  else if (top && atLeast(severity, policy.alertAt)) {
+    raw = policy.hiltEnabled && atLeast(severity, policy.hiltMinSeverity) ? 'confirm' : 'alert';
+  }
+  // Confirmation needs a caller that can ask the user; anything else fails closed (rule 4).
+  if (raw === 'confirm' && !options.nativeApproval) raw = 'block';
+
+  const verdict: Verdict = {
+    action: policy.mode === 'action' ? raw : 'allow', // rule 1: observe mode downgrades everything to allow
+    raw_action: raw,
+    severity,
+    confidence,
+    reason: top && raw !== 'allow' ? reasonFor(raw, top) : '',
+    findings: ordered.map((f) => `${f.rule.id}:${f.rule.title}`),
+    mode: policy.mode,
+  };
+  if (ordered.length > 0) verdict.detailed_findings = ordered.map((f) => detailed(f, options.reveal));
+  if (raw === 'block' && verdict.action !== 'block') verdict.would_block = true;
+  return verdict;
+}
+
+function reasonFor(action: VerdictAction, top: Finding): string {
+  const rule = top.rule.builtin ? `${top.rule.id} (${top.rule.title})` : top.rule.id;
+  switch (action) {
+    case 'block':
+      return `Blocked by Warden policy: rule ${rule} matched. Do not retry this action in another form.`;
+    case 'confirm':
+      return `Warden policy asks for confirmation: rule ${rule} matched.`;
+    default:
+      return `Warden policy flagged this action: rule ${rule} matched.`;
+  }
+}
+
+function detailed(finding: Finding, reveal: boolean): DetailedFinding {
+  const { rule } = finding;
+  return {
+    rule_id: rule.id,
+    title: rule.title,
+    severity: rule.severity,
+    confidence: rule.confidence,
+    evidence: reveal ? finding.evidence : redactEvidence(finding.evidence),
+    tags: rule.tags,
+    ...(rule.tool_capability_class ? { tool_capability_class: rule.tool_capability_class } : {}),
+  };
+}
