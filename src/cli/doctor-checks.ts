@@ -38,6 +38,7 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     checks.push(settings.token
       ? { name: 'token', outcome: 'ok', detail: `from ${settings.token.source}` }
       : { name: 'token', outcome: 'warn', detail: 'no gateway token yet; `warden start` creates one in .env' });
+    checks.push(await checkRulePack(settings.config.guardrail.rule_pack, paths.rulesDir));
     const running = runningGateway(paths.pidFile);
     const bind = sidecarBindAddress(settings.config);
     checks.push(await checkPort('sidecar port', bind, settings.config.gateway.api_port, running?.sidecar));
@@ -60,6 +61,16 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     }
   }
   return checks;
+}
+
+async function checkRulePack(name: string, customDir: string): Promise<Check> {
+  try {
+    const { loadRulePack } = await import('../guardrail/rules/load.js');
+    const pack = loadRulePack(name, [customDir]);
+    return { name: 'rule pack', outcome: 'ok', detail: `${name}: ${pack.rules.filter((r) => r.enabled).length} of ${pack.rules.length} rules enabled` };
+  } catch (err) {
+    return { name: 'rule pack', outcome: 'fail', detail: (err as Error).message };
+  }
 }
 
 /** A port is fine when it is free, or when the Warden gateway itself is the one listening on it. */

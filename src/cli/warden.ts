@@ -26,7 +26,7 @@ try {
 } catch (err) {
   // Expected operator errors get one clear line; anything else keeps its stack for a bug report.
   // (Compared by name: importing ConfigError here would load the config stack for every command.)
-  const message = (err as Error).name === 'ConfigError' || (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+  const message = ['ConfigError', 'RulePackError'].includes((err as Error).name) || (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
     ? (err as Error).message
     : ((err as Error).stack ?? String(err));
   process.stderr.write(`${program.name()}: ${message}\n`);

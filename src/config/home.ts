@@ -9,7 +9,13 @@ export interface WardenPaths {
   config: string;
   dotenv: string;
   auditDb: string;
+  /** Ordered-chain state (masks and fingerprints, never commands). */
+  chainsDb: string;
   pidFile: string;
+  /** Connector hook tokens, one `<connector>.token` each. */
+  hooksDir: string;
+  /** Operator rule packs, one folder each (see policies/rules.md). */
+  rulesDir: string;
 }
 
 export function wardenPaths(env: NodeJS.ProcessEnv = process.env): WardenPaths {
@@ -19,7 +25,10 @@ export function wardenPaths(env: NodeJS.ProcessEnv = process.env): WardenPaths {
     config: join(home, 'config.yaml'),
     dotenv: join(home, '.env'),
     auditDb: join(home, 'audit.db'),
+    chainsDb: join(home, 'chains.db'),
     pidFile: join(home, 'gateway.json'),
+    hooksDir: join(home, 'hooks'),
+    rulesDir: join(home, 'rules'),
   };
 }
 

@@ -1,12 +1,18 @@
 // What the sidecar's routes are given: the loaded settings and the long-lived domain objects.
 import type { Settings } from '../config/settings.js';
 import type { AuditStore } from '../audit/store.js';
+import type { HookInspector } from '../connectors/hook-inspection.js';
+import type { HookTokens } from '../connectors/hook-tokens.js';
+import type { Inspector } from '../guardrail/inspector.js';
 import type { HealthRegistry } from './health.js';
 
 export interface GatewayContext {
   settings: Settings;
   audit: AuditStore;
   health: HealthRegistry;
+  inspector: Inspector;
+  hookInspector: HookInspector;
+  hookTokens: HookTokens;
   version: string;
   startedAt: Date;
 }

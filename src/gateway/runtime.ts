@@ -6,7 +6,15 @@ import { AuditStore } from '../audit/store.js';
 import { connectAddress, httpUrl, isLoopbackAddress, sidecarBindAddress } from '../config/bind.js';
 import { ConfigError } from '../config/load.js';
 import { loadSettings, type Settings } from '../config/settings.js';
+import Database from 'better-sqlite3';
+import { HookInspector } from '../connectors/hook-inspection.js';
+import { HookTokens } from '../connectors/hook-tokens.js';
+import { ChainTracker } from '../guardrail/chains/index.js';
 import { connectorConfigProblems } from '../connectors/registry.js';
+import { InspectionEngine } from '../guardrail/engine.js';
+import { Inspector } from '../guardrail/inspector.js';
+import { loadRulePack } from '../guardrail/rules/load.js';
+import { verdictPolicy } from '../guardrail/thresholds.js';
 import { buildProxy } from '../proxy/server.js';
 import { VERSION } from '../version.js';
 import type { GatewayContext } from './context.js';
@@ -21,7 +29,18 @@ export interface RunningGateway {
   readonly settings: Settings;
   /** Reload config and token and rebind both listeners; on a bad config the running instance is kept. */
   restart(): Promise<void>;
+  /** Resolves once every audit row queued so far is committed. */
+  flushAudit(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Chain state lives in its own file: its updates sit on the hook path and must not wait on the audit writer. */
+function openChainsDatabase(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 1000');
+  return db;
 }
 
 export function createLogger(level: string): FastifyBaseLogger {
@@ -32,22 +51,31 @@ export function createLogger(level: string): FastifyBaseLogger {
   );
 }
 
-export function loadGatewaySettings(env: NodeJS.ProcessEnv): Settings {
+/** Everything a start or restart must load before it touches the running listeners. */
+interface Prepared {
+  settings: Settings;
+  inspector: Inspector;
+}
+
+export function prepare(env: NodeJS.ProcessEnv): Prepared {
   const settings = loadSettings({ env, initialise: true });
   const problems = connectorConfigProblems(settings.config);
   if (problems.length > 0) throw new ConfigError(`invalid configuration in ${settings.path}:\n  ${problems.join('\n  ')}`);
-  return settings;
+  // A bad rule pack refuses the start (or, on restart, keeps the running pack).
+  const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
+  return { settings, inspector: new Inspector(engine, verdictPolicy(settings.config)) };
 }
 
 interface Listeners {
   sidecar: FastifyInstance;
   proxy: FastifyInstance;
   audit: AuditStore;
+  chainsDb: Database.Database;
   sidecarUrl: string;
   proxyUrl: string;
 }
 
-async function listen(settings: Settings, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
+async function listen({ settings, inspector }: Prepared, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
   const audit = new AuditStore(paths.auditDb, (err) => {
@@ -57,7 +85,10 @@ async function listen(settings: Settings, logger: FastifyBaseLogger, startedAt: 
   health.set('audit', 'running', { details: { path: paths.auditDb } });
   health.set('guardrail_proxy', 'unavailable', { last_error: 'guardrail proxy is not available in this build' });
   reportSandboxHealth(health, config);
-  const ctx: GatewayContext = { settings, audit, health, version: VERSION, startedAt };
+  const hookTokens = new HookTokens(paths.hooksDir);
+  const chainsDb = openChainsDatabase(paths.chainsDb);
+  const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, version: VERSION, startedAt };
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
   try {
@@ -71,11 +102,12 @@ async function listen(settings: Settings, logger: FastifyBaseLogger, startedAt: 
     proxy = await buildProxy(logger);
     await proxy.listen({ host: config.guardrail.host, port: config.guardrail.port });
     const urlOf = (app: FastifyInstance, host: string) => httpUrl(connectAddress(host), (app.server.address() as { port: number }).port);
-    return { sidecar, proxy, audit, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
+    return { sidecar, proxy, audit, chainsDb, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
   } catch (err) {
     await sidecar?.close();
     await proxy?.close();
     await audit.close();
+    chainsDb.close();
     throw err;
   }
 }
@@ -84,15 +116,17 @@ async function close(listeners: Listeners): Promise<void> {
   // Stop accepting, let in-flight requests finish, then flush and close the audit store.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.audit.close();
+  listeners.chainsDb.close();
 }
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
-  let settings = loadGatewaySettings(env);
+  let prepared = prepare(env);
+  let { settings } = prepared;
   const logger = createLogger(env.WARDEN_LOG_LEVEL || settings.config.gateway.log_level);
   const startedAt = new Date();
   if (settings.createdConfig) logger.info({ path: settings.path }, 'created default configuration');
   if (settings.createdToken) logger.info({ path: settings.paths.dotenv }, 'created gateway token WARDEN_GATEWAY_TOKEN');
-  let listeners = await listen(settings, logger, startedAt);
+  let listeners = await listen(prepared, logger, startedAt);
   const writePidFile = () =>
     writeProcessInfo(settings.paths.pidFile, {
       pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, started_at: startedAt.toISOString(),
@@ -104,19 +138,21 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
     get proxyUrl() { return listeners.proxyUrl; },
     get settings() { return settings; },
     async restart() {
-      let next: Settings;
+      let next: Prepared;
       try {
-        next = loadGatewaySettings(env);
+        next = prepare(env);
       } catch (err) {
         logger.error({ err: (err as Error).message }, 'restart refused: keeping the running configuration');
         return;
       }
       await close(listeners);
-      settings = next;
-      listeners = await listen(settings, logger, startedAt);
+      prepared = next;
+      settings = next.settings;
+      listeners = await listen(prepared, logger, startedAt);
       writePidFile();
       logger.info('gateway restarted');
     },
+    flushAudit: () => listeners.audit.flush(),
     async stop() {
       await close(listeners);
       removeProcessInfoIfOurs(settings.paths.pidFile);

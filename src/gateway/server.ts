@@ -10,7 +10,12 @@ import { installBodyLimits, ORDINARY_BODY_LIMIT } from './plugins/limits.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { healthRoutes } from './routes/health.js';
+import { hookRoutes } from './routes/hooks.js';
+import { inspectRoutes } from './routes/inspect.js';
 import { statusRoutes } from './routes/status.js';
+import { installPerIpLimiter } from './plugins/rate-limit.js';
+
+const HOOK_OR_INSPECT = /^\/api\/v1\/(?:inspect\/|[a-z0-9]+\/hook(?:\?|$))/;
 
 export function requestIdGenerator(): () => string {
   // A per-process prefix and a counter: unique, cheap, and it does not trust a client-supplied id.
@@ -35,8 +40,10 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   });
   const isPublic = (r: { method: string; url: string }) =>
     (r.method === 'GET' || r.method === 'HEAD') && (r.url === '/health' || r.url.startsWith('/health?'));
-  installAuth(app, ctx.settings.token?.token, isPublic);
+  installAuth(app, ctx.settings.token?.token, isPublic, ctx.hookTokens);
   installCsrfGuard(app);
+  // Hook and inspect routes share one per-IP budget (spec "Limits"); loopback callers are exempt.
+  installPerIpLimiter(app, { ratePerSecond: 20, burst: 40, applies: (r) => HOOK_OR_INSPECT.test(r.url) });
   installBodyLimits(app);
   installErrorHandling(app);
 
@@ -44,6 +51,8 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   statusRoutes(app, ctx);
   connectorRoutes(app, ctx);
   auditRoutes(app, ctx);
+  inspectRoutes(app, ctx);
+  hookRoutes(app, ctx);
   await app.ready();
   return app;
 }

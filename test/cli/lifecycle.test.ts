@@ -187,7 +187,7 @@ describe('warden status and doctor', () => {
       const ok = await runCli(['doctor'], home.env);
       assert.equal(ok.code, 0, ok.stdout + ok.stderr);
       const rows = ok.stdout.trim().split('\n');
-      assert.deepEqual(rows.map((r) => r.split(/\s{2,}/)[1]), ['data dir', 'config', 'token', 'sidecar port', 'proxy port', 'database']);
+      assert.deepEqual(rows.map((r) => r.split(/\s{2,}/)[1]), ['data dir', 'config', 'token', 'rule pack', 'sidecar port', 'proxy port', 'database']);
       assert.ok(rows.every((r) => r.startsWith('OK')), ok.stdout);
       await gw.terminate();
 

@@ -4,9 +4,10 @@ import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { AuditStore } from '../../src/audit/store.js';
-import { loadSettings } from '../../src/config/settings.js';
+import { HookInspector } from '../../src/connectors/hook-inspection.js';
+import { HookTokens } from '../../src/connectors/hook-tokens.js';
 import { HealthRegistry } from '../../src/gateway/health.js';
-import { createLogger } from '../../src/gateway/runtime.js';
+import { createLogger, prepare } from '../../src/gateway/runtime.js';
 import { buildSidecar } from '../../src/gateway/server.js';
 import { tempHome } from '../helpers/home.js';
 
@@ -76,9 +77,13 @@ describe('sidecar without a token', () => {
     // without one: the auth rule itself must not invent a requirement.
     const home = tempHome();
     const audit = new AuditStore(join(home.dir, 'audit.db'));
-    const settings = { ...loadSettings({ env: home.env }), token: undefined };
+    const prepared = prepare(home.env);
+    const settings = { ...prepared.settings, token: undefined };
     const app = await buildSidecar(
-      { settings, audit, health: new HealthRegistry(), version: 'test', startedAt: new Date() },
+      {
+        settings, audit, health: new HealthRegistry(), inspector: prepared.inspector, hookInspector: new HookInspector(prepared.inspector),
+        hookTokens: new HookTokens(settings.paths.hooksDir), version: 'test', startedAt: new Date(),
+      },
       createLogger('silent'),
     );
     try {

@@ -3,6 +3,8 @@
 // length of the token leaks through timing.
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isLoopbackAddress } from '../../config/bind.js';
+import type { HookTokens } from '../../connectors/hook-tokens.js';
 
 export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
 
@@ -35,7 +37,25 @@ export class TokenMatcher {
   }
 }
 
-export function installAuth(app: FastifyInstance, token: string | undefined, isPublic: (request: FastifyRequest) => boolean): void {
+const HOOK_ROUTE = /^\/api\/v1\/([a-z0-9]+)\/hook$/;
+
+/** The connector whose hook token may authorise this request, if any (loopback only; see hook-tokens.ts). */
+function hookTokenScope(request: FastifyRequest): string | undefined {
+  if (!isLoopbackAddress(request.ip)) return undefined;
+  const path = request.url.split('?')[0]!;
+  const hookRoute = HOOK_ROUTE.exec(path);
+  if (hookRoute) return hookRoute[1];
+  const connector = request.headers['x-warden-connector'];
+  if (path.startsWith('/api/v1/inspect/') && typeof connector === 'string') return connector;
+  return undefined;
+}
+
+export function installAuth(
+  app: FastifyInstance,
+  token: string | undefined,
+  isPublic: (request: FastifyRequest) => boolean,
+  hookTokens?: HookTokens,
+): void {
   if (!token) return;
   const matcher = new TokenMatcher(token);
   // Callback-style hook: this runs on every request, and an async hook costs a promise per call.
@@ -47,7 +67,9 @@ export function installAuth(app: FastifyInstance, token: string | undefined, isP
       return reply.code(401).send({ error: 'sandbox binding credentials are not accepted on this API' });
     }
     // Evaluate every candidate (no short-circuit) so timing does not say which header carried the token.
-    const ok = credentials.map((c) => matcher.matches(c)).includes(true);
+    let ok = credentials.map((c) => matcher.matches(c)).includes(true);
+    const scope = ok || !hookTokens ? undefined : hookTokenScope(request);
+    if (scope) ok = credentials.map((c) => hookTokens!.matches(scope, c)).includes(true);
     if (!ok) {
       reply.header('www-authenticate', 'Bearer');
       return reply.code(401).send({ error: credentials.length === 0 ? 'missing gateway token' : 'invalid gateway token' });
