@@ -1,7 +1,41 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 
 export function registerSetup(program: Command): void {
-  const setup = program.command('setup').description('install and maintain local credentials and agent hooks');
+  const setup = program
+    .command('setup')
+    .description("install Warden's hook into an AI agent's own hook configuration, and maintain local credentials")
+    .argument('[connector]', 'hook connector (agent) to set up, e.g. claudecode, codex, cursor (see --list)')
+    .option('--list', 'one row per hook connector: whether its hook is installed, and the agent config file it edits')
+    .addOption(new Option('--fail-mode <mode>', "what the hook does when Warden cannot be asked (default: config.yaml's guardrail.hook_fail_mode, else closed)").choices(['closed', 'open']))
+    .option('--undo', "remove Warden's entries from the agent's configuration, and the connector's hook token and settings")
+    .addHelpText('after', `
+\`warden setup <connector>\` writes:
+  $WARDEN_HOME/hooks/<connector>.token  the connector's hook token (0600); it opens only that connector's hook route
+  $WARDEN_HOME/hooks/<connector>.json   the hook script's settings: sidecar URL, fail mode, token file
+  the agent's own hook configuration    one entry per hook event, each running hooks/warden-hook.mjs
+                                        (\`warden setup --list\` names each agent's file); before it changes that
+                                        file, Warden copies it to <file>.warden-backup-<time> (0600)
+Running it again replaces Warden's entries, never duplicates them. A running gateway is sent SIGHUP so it loads
+the new token. --undo removes exactly Warden's entries, the token and the settings file; backups stay.
+Fail modes: when the gateway is down, times out, fails (5xx) or refuses the call (4xx), "closed" answers the
+agent's own block on events that can stop an action, "open" lets the action proceed; each such decision is a
+line in $WARDEN_HOME/hook-failures.jsonl. See docs/hooks.md.`)
+    .action(async (connector: string | undefined, options: { list?: boolean; failMode?: 'closed' | 'open'; undo?: boolean }) => {
+      if (options.list) return listHooks();
+      if (!connector) {
+        setup.outputHelp({ error: true });
+        process.exitCode = 1;
+        return;
+      }
+      const { SetupError } = await import('../../connectors/setup/install.js');
+      try {
+        await (options.undo ? undoHooks(connector) : installHooks(connector, options.failMode));
+      } catch (err) {
+        if (!(err instanceof SetupError)) throw err;
+        process.stderr.write(`warden: ${err.message}\n`);
+        process.exitCode = 1;
+      }
+    });
   setup
     .command('rotate-token')
     .description('replace the locally managed gateway token (WARDEN_GATEWAY_TOKEN in $WARDEN_HOME/.env) and restart a running gateway')
@@ -51,4 +85,55 @@ async function waitForNewToken(): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
+}
+
+async function installHooks(connector: string, failMode: 'closed' | 'open' | undefined): Promise<void> {
+  const { displayPath, installHooks: install } = await import('../../connectors/setup/install.js');
+  const { reloadGateway } = await import('../../connectors/setup/reload.js');
+  const { wardenPaths } = await import('../../config/home.js');
+  const result = install(connector, { failMode });
+  const file = displayPath(result.config.path);
+  const say = (line: string) => process.stdout.write(`${connector}: ${line}\n`);
+  if (result.config.changed) {
+    const backup = result.config.backup ? ` (previous file kept as ${displayPath(result.config.backup)})` : '';
+    say(`hook installed in ${file} for ${result.agent.events.length} events: ${result.agent.events.join(', ')}${backup}`);
+  } else {
+    say(`hook already installed in ${file} (unchanged)`);
+  }
+  say(`hook token written to ${result.tokenFile}`);
+  const sidecar = result.settings.sidecar ?? "the running gateway's address (gateway.json)";
+  say(`hook script settings written to ${result.settingsFile}: fail mode ${result.settings.fail_mode}, sidecar ${sidecar}`);
+  for (const note of result.notes) say(`note: ${note}`);
+  const reload = await reloadGateway(wardenPaths().pidFile, connector, result.token);
+  if (reload.pid === undefined) say('no running gateway; it reads the hook token when it starts');
+  else if (reload.accepted) say(`gateway (pid ${reload.pid}) reloaded (SIGHUP) and accepts the new hook token`);
+  else {
+    process.stderr.write(`warden: gateway (pid ${reload.pid}) was sent SIGHUP but did not accept the new ${connector} hook token within 10 s\n`);
+    process.exitCode = 1;
+  }
+}
+
+async function undoHooks(connector: string): Promise<void> {
+  const { displayPath, uninstallHooks } = await import('../../connectors/setup/install.js');
+  const { reloadGateway } = await import('../../connectors/setup/reload.js');
+  const { wardenPaths } = await import('../../config/home.js');
+  const { config, removed } = uninstallHooks(connector);
+  const say = (line: string) => process.stdout.write(`${connector}: ${line}\n`);
+  const file = displayPath(config.path);
+  if (!config.changed) say(`no Warden hook in ${file}`);
+  else {
+    const backup = config.backup ? ` (previous file kept as ${displayPath(config.backup)})` : '';
+    say(`${config.deleted ? `removed ${file}, which held only Warden's hook` : `Warden's hook removed from ${file}`}${backup}`);
+  }
+  say(removed.length > 0 ? `removed ${removed.join(', ')}` : 'no hook token or settings to remove');
+  const reload = await reloadGateway(wardenPaths().pidFile, connector);
+  if (reload.pid !== undefined) say(`gateway (pid ${reload.pid}) sent SIGHUP so it drops the hook token`);
+}
+
+async function listHooks(): Promise<void> {
+  const { displayPath, hookStatus } = await import('../../connectors/setup/install.js');
+  const rows = hookStatus().map((r) => [r.connector, r.state, displayPath(r.file)]);
+  const table = [['CONNECTOR', 'HOOK', 'AGENT CONFIG FILE'], ...rows];
+  const widths = [0, 1].map((i) => Math.max(...table.map((r) => r[i]!.length)) + 2);
+  process.stdout.write(table.map((r) => `${r[0]!.padEnd(widths[0]!)}${r[1]!.padEnd(widths[1]!)}${r[2]}`).join('\n') + '\n');
 }

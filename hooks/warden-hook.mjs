@@ -1,0 +1,248 @@
+#!/usr/bin/env node
+// warden-hook: what an AI coding agent runs for every hook event, as installed by `warden setup <connector>`:
+//   node warden-hook.mjs <connector> [--home DIR] [--event NAME] [EVENT_JSON]
+// It sends the event (stdin, or EVENT_JSON as the last argument, as Codex's `notify` passes it) to the sidecar's
+// POST /api/v1/<connector>/hook and answers as the sidecar says: prints `native.stdout` as JSON and `native.stderr`,
+// and exits with `native.exit_code`. When the sidecar cannot be asked, the fail mode answers (docs/hooks.md).
+// Dependency-free, built-ins only: the agent starts it for every event, so start-up time is the budget.
+/* global process, Buffer, URL, setTimeout, clearTimeout -- Node globals (the lint config types only TypeScript) */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const MAX_EVENT_BYTES = 8 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+const CONNECT_TIMEOUT_MS = 2000;
+const TOTAL_TIMEOUT_MS = 10_000;
+const DEFAULT_SIDECAR = 'http://127.0.0.1:18970';
+
+// The agent's simplest block, for when Warden cannot be asked and hooks fail closed. `gates` are the events whose
+// answer can stop something (pre-tool and prompt events). On any other event a closed failure passes with a warning:
+// a block answer there stops nothing, and on a Stop event it would force the agent to keep working.
+// Sources per agent are in docs/hooks.md ("Fail modes").
+const exit2 = (reason) => ({ stderr: reason, exit_code: 2 });
+const CLAUDE_GATES = ['PreToolUse', 'UserPromptSubmit'];
+const BLOCK = {
+  claudecode: { gates: CLAUDE_GATES, answer: exit2 },
+  codex: { gates: CLAUDE_GATES, answer: exit2 },
+  openhands: { gates: CLAUDE_GATES, answer: exit2 },
+  omnigent: { gates: CLAUDE_GATES, answer: exit2 },
+  geminicli: { gates: ['BeforeTool', 'BeforeAgent'], answer: exit2 },
+  windsurf: { gates: ['pre_user_prompt', 'pre_run_command', 'pre_read_code', 'pre_write_code', 'pre_mcp_tool_use'], answer: exit2 },
+  hermes: { gates: ['pre_tool_call'], answer: exit2 },
+  cursor: {
+    gates: ['beforeSubmitPrompt', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'preToolUse'],
+    answer: (reason) => ({ stdout: { continue: false, permission: 'deny', user_message: reason, agent_message: reason }, stderr: reason, exit_code: 2 }),
+  },
+  copilot: { gates: ['preToolUse'], answer: (reason) => ({ stdout: { permissionDecision: 'deny', permissionDecisionReason: reason }, exit_code: 0 }) },
+  antigravity: { gates: ['PreToolUse'], answer: (reason) => ({ stdout: { decision: 'deny', reason }, exit_code: 0 }) },
+  opencode: { gates: ['tool.execute.before', 'chat.message'], answer: (reason) => ({ stdout: { decision: 'block', reason }, stderr: reason, exit_code: 2 }) },
+};
+const UNKNOWN = { gates: undefined, answer: exit2 }; // an unknown connector: every event is a gate, so closed stays closed
+
+class HookFailure extends Error {
+  /** `detail` goes to stderr only: it may quote the sidecar, and the failure log keeps to our own words. */
+  constructor(reason, detail) {
+    super(reason);
+    this.detail = detail;
+  }
+}
+
+function parseArgs(argv) {
+  const args = { positional: [] };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--home' || argv[i] === '--event') args[argv[i].slice(2)] = argv[++i];
+    else args.positional.push(argv[i]);
+  }
+  args.connector = args.positional.shift() ?? '';
+  args.inlineEvent = args.positional.pop();
+  return args;
+}
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The JSON object in `text`, or {} for anything else. */
+function objectOf(text) {
+  try {
+    const value = JSON.parse(text);
+    return isObject(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A file's text, or '' when it cannot be read (a missing file means defaults). */
+function readText(path) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+const readJson = (path) => objectOf(readText(path));
+
+/** stdin up to 8 MiB; an agent that never closes it gets the fail mode, not a hung hook. */
+function readStdin(timeoutMs) {
+  return new Promise((resolveRead, reject) => {
+    const chunks = [];
+    let size = 0;
+    const timer = setTimeout(() => fail('no complete event on stdin within the timeout'), timeoutMs);
+    const fail = (reason) => {
+      clearTimeout(timer);
+      process.stdin.destroy();
+      reject(new HookFailure(reason));
+    };
+    process.stdin.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_EVENT_BYTES) fail('event larger than 8 MiB');
+      else chunks.push(chunk);
+    });
+    process.stdin.on('error', () => fail('cannot read the event from stdin'));
+    process.stdin.on('end', () => {
+      clearTimeout(timer);
+      resolveRead(Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+}
+
+function parseEvent(text) {
+  if (text.trim() === '') throw new HookFailure('no event on stdin');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HookFailure('event is not valid JSON');
+  }
+}
+
+/** The event's name as the agent sent it, for the fail-mode table and the failure log (a name, never content). */
+function eventName(args, payload) {
+  const name = args.event ?? (isObject(payload) ? [payload.hook_event_name, payload.agent_action_name, payload.type, payload.event].find((v) => typeof v === 'string') : undefined);
+  return typeof name === 'string' && /^[\w.:-]{1,64}$/.test(name) ? name : undefined;
+}
+
+function post(url, body, token, totalMs) {
+  return new Promise((resolvePost, reject) => {
+    const headers = { 'content-type': 'application/json', 'x-warden-client': 'warden-hook', 'content-length': Buffer.byteLength(body) };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const req = httpRequest(url, { method: 'POST', agent: false, headers });
+    const abort = (reason) => req.destroy(new HookFailure(reason));
+    const total = setTimeout(() => abort(`no answer within ${totalMs} ms`), totalMs);
+    const connect = setTimeout(() => abort(`no connection within ${CONNECT_TIMEOUT_MS} ms`), Math.min(CONNECT_TIMEOUT_MS, totalMs));
+    let settled = false;
+    const settle = (fn, value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(total);
+      clearTimeout(connect);
+      fn(value);
+    };
+    req.on('socket', (socket) => socket.once('connect', () => clearTimeout(connect)));
+    req.on('error', (err) => settle(reject, err));
+    req.on('response', (res) => {
+      const chunks = [];
+      let size = 0;
+      res.on('data', (chunk) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) abort('answer larger than 4 MiB');
+        else chunks.push(chunk);
+      });
+      res.on('end', () => settle(resolvePost, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', (err) => settle(reject, err));
+      res.on('close', () => settle(reject, new HookFailure('connection closed before the answer was complete')));
+    });
+    req.end(body);
+  });
+}
+
+/** `native` from a 2xx answer, or undefined when it is not the NativeHookAnswer contract. */
+function nativeAnswer(text) {
+  const native = objectOf(text).native;
+  if (!isObject(native)) return undefined;
+  const { stdout, stderr, exit_code: code } = native;
+  if (!Number.isInteger(code) || code < 0 || code > 255) return undefined;
+  if ((stdout !== undefined && !isObject(stdout)) || (stderr !== undefined && typeof stderr !== 'string')) return undefined;
+  return { stdout, stderr, exit_code: code };
+}
+
+async function ask(args, home, settings, event) {
+  const totalMs = Number.isInteger(settings.total_timeout_ms) && settings.total_timeout_ms > 0 ? settings.total_timeout_ms : TOTAL_TIMEOUT_MS;
+  const payload = parseEvent(args.inlineEvent ?? (await readStdin(totalMs)));
+  event.name = eventName(args, payload);
+  // Some agents (Copilot's camelCase hooks, Antigravity) name no event in the payload: the installed command does.
+  if (args.event && isObject(payload) && payload.hook_event_name === undefined) {
+    payload.hook_event_name = args.event;
+  }
+  const sidecar = [settings.sidecar, readJson(join(home, 'gateway.json')).sidecar].find((s) => typeof s === 'string') ?? DEFAULT_SIDECAR;
+  let url;
+  try {
+    url = new URL(`${sidecar.replace(/\/+$/, '')}/api/v1/${args.connector}/hook`);
+  } catch {
+    throw new HookFailure('invalid sidecar URL in the hook settings');
+  }
+  // Without a token file the sidecar answers 401, which names the problem.
+  const token = readText(typeof settings.token_file === 'string' ? settings.token_file : join(home, 'hooks', `${args.connector}.token`)).trim();
+  let answer;
+  try {
+    answer = await post(url, JSON.stringify(payload), token, totalMs);
+  } catch (err) {
+    throw err instanceof HookFailure ? err : new HookFailure(`sidecar unreachable at ${url.origin}: ${err.code ?? err.message}`);
+  }
+  if (answer.status >= 400) {
+    const said = String(objectOf(answer.text).error ?? '');
+    const refused = answer.status < 500 ? 'sidecar refused the hook call' : 'sidecar failed';
+    throw new HookFailure(`${refused} (HTTP ${answer.status})`, said && `${refused} (HTTP ${answer.status}: ${said.slice(0, 300)})`);
+  }
+  const native = answer.status >= 200 && answer.status < 300 ? nativeAnswer(answer.text) : undefined;
+  if (!native) throw new HookFailure(`unreadable answer from the sidecar (HTTP ${answer.status})`);
+  return native;
+}
+
+function logFailure(home, entry) {
+  try {
+    appendFileSync(join(home, 'hook-failures.jsonl'), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  } catch {
+    // The answer to the agent matters more than the log line.
+  }
+}
+
+/** The answer when Warden could not be asked: the agent's native block (closed, on a gate event) or a pass. */
+function failModeAnswer(args, home, failMode, eventName, failure) {
+  const table = BLOCK[args.connector] ?? UNKNOWN;
+  const gate = eventName === undefined || table.gates === undefined || table.gates.includes(eventName);
+  const blocked = failMode === 'closed' && gate;
+  logFailure(home, { time: new Date().toISOString(), connector: args.connector, event: eventName ?? null, reason: failure.message, fail_mode: failMode, outcome: blocked ? 'blocked' : 'allowed' });
+  const what = `Warden could not check this ${eventName ?? 'hook'} event (${failure.detail || failure.message})`;
+  const refused = failure.message.startsWith('sidecar refused');
+  const hint = refused ? ` Run \`warden setup ${args.connector}\` again.` : / (unreachable|no connection|no answer|failed)/.test(failure.message) ? ' Is the gateway running? Try `warden status`.' : '';
+  if (blocked) return table.answer(`${what}; hooks fail closed, so it is blocked.${hint}`);
+  // Open stays silent about transport failures; a refusal (4xx) is a setup problem the user must see.
+  if (failMode === 'open') return refused ? { stderr: `${what}; hooks fail open, so it proceeds.`, exit_code: 0 } : { exit_code: 0 };
+  return { stderr: `${what}; this event cannot be blocked, so it proceeds.`, exit_code: 0 };
+}
+
+const write = (stream, text) => new Promise((done) => (text ? stream.write(text, () => done()) : done()));
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const home = resolve(args.home ?? (process.env.WARDEN_HOME || join(homedir(), '.warden')));
+  const valid = /^[a-z0-9]+$/.test(args.connector);
+  const settings = valid ? readJson(join(home, 'hooks', `${args.connector}.json`)) : {};
+  const failMode = settings.fail_mode === 'open' ? 'open' : 'closed';
+  const event = { name: args.event };
+  let native;
+  try {
+    if (!valid) throw new HookFailure('usage: warden-hook.mjs <connector> [--home DIR] [--event NAME]');
+    native = await ask(args, home, settings, event);
+  } catch (err) {
+    const failure = err instanceof HookFailure ? err : new HookFailure(`internal error: ${err?.message ?? err}`);
+    native = failModeAnswer(args, home, failMode, event.name, failure);
+  }
+  // Flush both streams before exiting: on some platforms pipe writes are asynchronous.
+  await write(process.stdout, native.stdout === undefined ? '' : `${JSON.stringify(native.stdout)}\n`);
+  await write(process.stderr, native.stderr ? `${native.stderr.replace(/\n?$/, '\n')}` : '');
+  process.exit(native.exit_code);
+}
+
+await main();

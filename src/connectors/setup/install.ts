@@ -1,0 +1,133 @@
+// `warden setup <connector>`: the connector's hook token, the hook script's settings file, and Warden's entries in
+// the agent's own hook configuration; `--undo` takes all three away again.
+import { existsSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { connectAddress, httpUrl, sidecarBindAddress } from '../../config/bind.js';
+import { wardenPaths, type WardenPaths } from '../../config/home.js';
+import { loadConfigFile } from '../../config/load.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { HookTokens } from '../hook-tokens.js';
+import { BUILTIN_CONNECTORS, findConnector } from '../registry.js';
+import { agentConfigPath, agentHooks, type AgentHooks } from './agents.js';
+import { AgentConfigError, applyConfigChange, readConfigText, type FileChange } from './config-file.js';
+
+/** An operator error `warden setup` reports in one line. */
+export class SetupError extends Error {
+  override name = 'SetupError';
+}
+
+export type FailMode = 'closed' | 'open';
+
+/** $WARDEN_HOME/hooks/<connector>.json, read by the hook script (hooks/warden-hook.mjs). */
+export interface HookSettings {
+  connector: string;
+  /** Omitted when config.yaml names no fixed port: the script then reads the running gateway's gateway.json. */
+  sidecar?: string;
+  fail_mode: FailMode;
+  token_file: string;
+}
+
+export function hookConnectorNames(): string[] {
+  return BUILTIN_CONNECTORS.filter((c) => c.hook_events.length > 0).map((c) => c.name);
+}
+
+export function agentFor(connector: string): AgentHooks {
+  const info = findConnector(connector);
+  if (info && info.hook_events.length === 0) {
+    throw new SetupError(`${connector} is a proxy connector: it has no hooks (its LLM traffic goes through the guardrail proxy)`);
+  }
+  const agent = agentHooks(connector);
+  if (!info || !agent) throw new SetupError(`unknown connector "${connector}"; hook connectors: ${hookConnectorNames().join(', ')}`);
+  return agent;
+}
+
+/** `~/…` for paths in the user's home directory, for output. */
+export function displayPath(path: string, userHome = homedir()): string {
+  return path.startsWith(`${userHome}/`) ? `~${path.slice(userHome.length)}` : path;
+}
+
+/** Runs an agent-config edit; a file Warden cannot parse or change is named and left as it is. */
+function editing<T>(path: string, edit: () => T): T {
+  try {
+    return edit();
+  } catch (err) {
+    if (err instanceof AgentConfigError) throw new SetupError(`${path}: ${err.message}; the file was left unchanged`);
+    throw err;
+  }
+}
+
+/** Defaults from config.yaml when there is one: its hook fail mode and, unless the port is ephemeral, its sidecar. */
+function configDefaults(paths: WardenPaths): { failMode: FailMode; sidecar?: string } {
+  if (!existsSync(paths.config)) return { failMode: 'closed' };
+  const { config } = loadConfigFile(paths.config);
+  const port = config.gateway.api_port;
+  const sidecar = port === 0 ? undefined : httpUrl(connectAddress(sidecarBindAddress(config)), port);
+  return { failMode: config.guardrail.hook_fail_mode, sidecar };
+}
+
+export interface InstallResult {
+  agent: AgentHooks;
+  tokenFile: string;
+  settingsFile: string;
+  settings: HookSettings;
+  token: string;
+  config: FileChange;
+  notes: string[];
+}
+
+export function installHooks(connector: string, options: { failMode?: FailMode } = {}): InstallResult {
+  const agent = agentFor(connector);
+  const paths = wardenPaths();
+  const defaults = configDefaults(paths);
+  const tokenFile = join(paths.hooksDir, `${connector}.token`);
+  const settings: HookSettings = {
+    connector,
+    ...(defaults.sidecar ? { sidecar: defaults.sidecar } : {}),
+    fail_mode: options.failMode ?? defaults.failMode,
+    token_file: tokenFile,
+  };
+  const configPath = agentConfigPath(agent, homedir());
+  const before = editing(configPath, () => readConfigText(configPath));
+  const target = { connector, home: paths.home, failMode: settings.fail_mode };
+  // Work out the agent file's change first, so a file we must refuse leaves no token or settings behind.
+  const after = editing(configPath, () => agent.install(before, agent.events, target));
+  const token = HookTokens.issue(paths.hooksDir, connector);
+  const settingsFile = join(paths.hooksDir, `${connector}.json`);
+  writeFileAtomic(settingsFile, `${JSON.stringify(settings, null, 2)}\n`, 0o600);
+  const config = applyConfigChange(configPath, before, after);
+  return { agent, tokenFile, settingsFile, settings, token, config, notes: agent.notes?.(after) ?? [] };
+}
+
+export function uninstallHooks(connector: string): { config: FileChange; removed: string[] } {
+  const agent = agentFor(connector);
+  const paths = wardenPaths();
+  const configPath = agentConfigPath(agent, homedir());
+  const before = editing(configPath, () => readConfigText(configPath));
+  const after = before === undefined ? undefined : editing(configPath, () => agent.remove(before));
+  const config = after === undefined ? { path: configPath, changed: false } : applyConfigChange(configPath, before, after);
+  const removed = [`${connector}.token`, `${connector}.json`].map((f) => join(paths.hooksDir, f)).filter((f) => existsSync(f));
+  for (const file of removed) rmSync(file, { force: true });
+  return { config, removed };
+}
+
+export interface HookStatus {
+  connector: string;
+  state: 'installed' | 'not installed' | 'unreadable';
+  file: string;
+}
+
+export function hookStatus(): HookStatus[] {
+  return hookConnectorNames().map((connector) => {
+    const agent = agentFor(connector);
+    const file = agentConfigPath(agent, homedir());
+    let state: HookStatus['state'];
+    try {
+      const text = readConfigText(file);
+      state = text !== undefined && agent.installed(text) ? 'installed' : 'not installed';
+    } catch {
+      state = 'unreadable';
+    }
+    return { connector, state, file };
+  });
+}
