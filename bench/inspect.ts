@@ -1,0 +1,165 @@
+// Inspection engine: in-process verdict latency for 4 KiB tool calls, POST /api/v1/inspect/tool throughput
+// next to a bare Fastify JSON route, ReDoS resistance on 1 MiB of adversarial content, and precision/recall
+// on the labelled corpus in test/corpus/.
+// Targets: median verdict <= 50 us; route >= 0.6 x bare route; 1 MiB adversarial <= 100 ms.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InspectionEngine } from '../src/guardrail/engine.js';
+import { Inspector } from '../src/guardrail/inspector.js';
+import { loadRulePack } from '../src/guardrail/rules/load.js';
+import type { VerdictPolicy } from '../src/guardrail/thresholds.js';
+import { load, warmUp, type LoadResult } from './lib/load.js';
+import { startProcess } from './lib/processes.js';
+import { median, round, writeResult } from './lib/report.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli/warden.js', import.meta.url));
+const BARE = fileURLToPath(new URL('./lib/bare-server.ts', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../test/corpus/', import.meta.url));
+const TOKEN = 'bench-token-0123456789abcdef0123456789abcdef';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const POLICY: VerdictPolicy = { mode: 'action', blockAt: 'CRITICAL', alertAt: 'MEDIUM', hiltEnabled: false, hiltMinSeverity: 'HIGH' };
+
+/** Whole lines (so a script stays valid shell) adding up to just under 4 KiB. */
+function fourKiB(line: string): string {
+  const lines: string[] = [];
+  for (let i = 0, size = 0; ; i++) {
+    const next = line.replaceAll('#', String(i));
+    if (size + next.length + 1 > 4096) return lines.join('\n');
+    lines.push(next);
+    size += next.length + 1;
+  }
+}
+const WRITE_4K = { tool: 'Write', args: { file_path: 'src/server/handlers.ts', content: fourKiB('export function handler#(req: Request): Response { return json({ ok: true, id: # }); }') } };
+const BASH_4K = { tool: 'Bash', args: { command: fourKiB('grep -rn "TODO #" src/ | sort | uniq -c >> report.txt && echo done #;') } };
+
+/** Median microseconds per call, timed in batches of 100 to keep the clock's own cost out. */
+function microbench(fn: () => void, batches = 200): number {
+  for (let i = 0; i < 500; i++) fn();
+  const perCall: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < 100; i++) fn();
+    perCall.push(Number(process.hrtime.bigint() - start) / 100 / 1000);
+  }
+  return median(perCall);
+}
+
+interface CorpusItem { route: string; tool?: string; args?: Record<string, unknown>; content?: string; output?: string; label: string }
+
+function corpusScores(inspector: Inspector) {
+  const files = ['tool-calls', 'prompts', 'responses', 'tool-outputs'];
+  let tp = 0, fp = 0, fn = 0, tn = 0;
+  for (const file of files) {
+    for (const line of readFileSync(join(CORPUS, `${file}.jsonl`), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const item = JSON.parse(line) as CorpusItem;
+      const verdict = item.route === 'tool'
+        ? inspector.tool(item.tool!, item.args).verdict
+        : inspector.text(item.content ?? item.output ?? '').verdict;
+      const flagged = verdict.raw_action !== undefined && verdict.raw_action !== 'allow';
+      const malicious = item.label === 'malicious';
+      if (flagged && malicious) tp++;
+      else if (flagged) fp++;
+      else if (malicious) fn++;
+      else tn++;
+    }
+  }
+  return { precision: tp / (tp + fp), recall: tp / (tp + fn), tp, fp, fn, tn };
+}
+
+export async function run(): Promise<void> {
+  // In process.
+  const started = performance.now();
+  const engine = new InspectionEngine(loadRulePack('default'));
+  const packLoadMs = performance.now() - started;
+  const inspector = new Inspector(engine, POLICY);
+  const write4k = microbench(() => inspector.tool(WRITE_4K.tool, WRITE_4K.args));
+  const bash4k = microbench(() => inspector.tool(BASH_4K.tool, BASH_4K.args));
+  const jsonBaseline = microbench(() => JSON.parse(JSON.stringify(WRITE_4K)));
+
+  // ReDoS: worst of several adversarial 1 MiB inputs, through both lanes.
+  const MiB = 1024 * 1024;
+  const adversarial = [
+    'a'.repeat(MiB),
+    'AKIA'.repeat(MiB / 4),
+    '-----BEGIN '.repeat(MiB / 11),
+    ('password=' + 'x'.repeat(50) + ' ').repeat(MiB / 60),
+    '"'.repeat(MiB),
+    '$('.repeat(MiB / 2),
+    ('ignore previous ' + ' '.repeat(100)).repeat(MiB / 116),
+    '4111 '.repeat(MiB / 5),
+  ];
+  let worstMs = 0;
+  for (const text of adversarial) {
+    for (const scan of [() => inspector.text(text), () => inspector.tool('Bash', { command: text })]) {
+      const t = performance.now();
+      scan();
+      worstMs = Math.max(worstMs, performance.now() - t);
+    }
+  }
+  const prose = 'The quick brown fox jumps over the lazy dog while the tests run. '.repeat(MiB / 65);
+  const t = performance.now();
+  inspector.text(prose);
+  const proseMs = performance.now() - t;
+
+  const corpus = corpusScores(inspector);
+
+  // Over HTTP, interleaved with the bare route.
+  const dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
+  writeFileSync(join(dir, 'config.yaml'), 'config_version: 9\ngateway:\n  api_port: 0\n  log_level: warn\nguardrail:\n  port: 0\n');
+  const bare = await startProcess(['--import', 'tsx', BARE], process.env, /^ready (\S+)$/m);
+  const gateway = await startProcess([CLI, 'start'], { ...process.env, WARDEN_HOME: dir, WARDEN_GATEWAY_TOKEN: TOKEN }, /^ready sidecar=(\S+)/m);
+  const call = JSON.stringify({ tool: 'Bash', args: { command: 'git status && npm test -- --watch=false', description: 'run tests' } });
+  const targets = {
+    bare: { url: `${bare.line[1]}/json`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: call },
+    inspect: {
+      url: `${gateway.line[1]}/api/v1/inspect/tool`, method: 'POST' as const, body: call,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}`, 'x-warden-client': 'bench' },
+    },
+  };
+  for (const target of Object.values(targets)) await warmUp(target);
+  const rounds: { bare: LoadResult; inspect: LoadResult }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    rounds.push({ bare: await load({ ...targets.bare, seconds: SECONDS }), inspect: await load({ ...targets.inspect, seconds: SECONDS }) });
+  }
+  await gateway.stop();
+  await bare.stop();
+  rmSync(dir, { recursive: true, force: true });
+  if (rounds.some((r) => r.inspect.non2xx > 0 || r.inspect.errors > 0)) throw new Error('inspect route answered errors under load');
+
+  const med = (pick: (r: (typeof rounds)[number]) => number) => median(rounds.map(pick));
+  const file = writeResult({
+    name: 'inspect',
+    metrics: {
+      verdict_write_4k_median_us: round(write4k, 1),
+      verdict_bash_4k_median_us: round(bash4k, 1),
+      pack_load_ms: round(packLoadMs, 0),
+      redos_worst_1mib_ms: round(worstMs, 1),
+      inspect_route_rps: round(med((r) => r.inspect.requestsPerSecond), 0),
+      inspect_route_p99_ms: med((r) => r.inspect.p99Ms),
+      corpus_precision: round(corpus.precision),
+      corpus_recall: round(corpus.recall),
+      corpus_tp: corpus.tp, corpus_fp: corpus.fp, corpus_fn: corpus.fn, corpus_tn: corpus.tn,
+    },
+    baseline: {
+      json_roundtrip_4k_us: round(jsonBaseline, 1),
+      clean_prose_1mib_ms: round(proseMs, 1),
+      bare_route_rps: round(med((r) => r.bare.requestsPerSecond), 0),
+      bare_route_p99_ms: med((r) => r.bare.p99Ms),
+    },
+    ratio: {
+      verdict_write_4k_vs_json_roundtrip: round(write4k / jsonBaseline, 2),
+      verdict_bash_4k_vs_json_roundtrip: round(bash4k / jsonBaseline, 2),
+      redos_worst_vs_clean_prose: round(worstMs / proseMs, 2),
+      inspect_route_vs_bare: round(med((r) => r.inspect.requestsPerSecond / r.bare.requestsPerSecond)),
+    },
+    notes: [
+      'targets: verdict median <= 50 us; inspect_route_vs_bare >= 0.6; redos_worst_1mib_ms <= 100',
+      `route figures: median of ${ROUNDS} interleaved rounds of ${SECONDS} s, 10 connections, loopback`,
+    ],
+  });
+  process.stdout.write(`inspect -> ${file}\n`);
+}
