@@ -3,7 +3,7 @@
 // with), and record the verdict as a warden.hook.v1 audit row. Pre- and post-tool events of a session also
 // advance the ordered chains (see connectors/hook-inspection.ts).
 import type { FastifyInstance } from 'fastify';
-import { v7 as timeOrderedUuid } from 'uuid';
+import { uuidv7 } from '../../util/uuidv7.js';
 import { HOOK_CONNECTORS } from '../../connectors/hooks/index.js';
 import { HookPayloadError, type DecodedHookEvent } from '../../connectors/hooks/types.js';
 import type { GatewayContext } from '../context.js';
@@ -27,7 +27,7 @@ export function hookRoutes(app: FastifyInstance, ctx: GatewayContext): void {
     const ruleIds = findings.map((f) => f.rule.id);
     // A replayed chain block repeats the earlier decision; its finding was recorded the first time.
     const recordedRuleIds = replayedChain ? ruleIds.filter((id) => !id.startsWith('CHAIN-')) : ruleIds;
-    const evaluationId = findings.length > 0 ? timeOrderedUuid() : undefined;
+    const evaluationId = findings.length > 0 ? uuidv7() : undefined;
     ctx.audit.append({
       action: `hook-${event.phase}-${verdict.action}`,
       target: event.tool ?? event.event,

@@ -3,7 +3,7 @@
 import Type from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { v7 as timeOrderedUuid } from 'uuid';
+import { uuidv7 } from '../../util/uuidv7.js';
 import type { InspectResult } from '../../guardrail/inspector.js';
 import { oneOf } from '../../config/schema.js';
 import type { GatewayContext } from '../context.js';
@@ -74,7 +74,7 @@ export function inspectRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
       details: verdict.reason || undefined,
       connector: typeof request.headers['x-warden-connector'] === 'string' ? request.headers['x-warden-connector'] : undefined,
       session_id: sessionId,
-      evaluation_id: timeOrderedUuid(),
+      evaluation_id: uuidv7(),
       structured: { raw_action: verdict.raw_action, mode: verdict.mode, rule_ids: result.findings.map((f) => f.rule.id) },
     });
   };
