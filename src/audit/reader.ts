@@ -10,12 +10,6 @@ export class AuditReader {
     this.db = openAuditDatabase(path, { readonly: true });
   }
 
-  /** Newest alert rows first (events with a finding severity). */
-  recentAlerts(limit: number): AuditEvent[] {
-    const rows = this.db.prepare(`SELECT ${COLUMNS.join(', ')} FROM alerts ORDER BY seq DESC LIMIT ?`).all(limit) as Row[];
-    return rows.map(fromRow);
-  }
-
   /** Events in the order they were recorded; with `limit`, the newest `limit` of them. */
   *events(options: { limit?: number } = {}): IterableIterator<AuditEvent> {
     const select = `SELECT rowid AS seq, ${COLUMNS.join(', ')} FROM audit_events`;

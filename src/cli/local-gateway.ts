@@ -2,14 +2,12 @@
 // (or, when none runs, the one config.yaml names) and the token from the same sources the gateway reads.
 import { connectAddress, httpUrl, sidecarBindAddress } from '../config/bind.js';
 import { loadSettings, type Settings } from '../config/settings.js';
-import { runningGateway, type GatewayProcessInfo } from '../gateway/process-record.js';
+import { runningGateway } from '../gateway/process-record.js';
 
 export interface LocalGateway {
   settings: Settings;
   url: string;
   headers: Record<string, string>;
-  /** The running gateway's record, when its process is alive. */
-  process?: GatewayProcessInfo;
 }
 
 export function localGateway(env: NodeJS.ProcessEnv = process.env): LocalGateway {
@@ -18,7 +16,7 @@ export function localGateway(env: NodeJS.ProcessEnv = process.env): LocalGateway
   const url = running?.sidecar ?? httpUrl(connectAddress(sidecarBindAddress(settings.config)), settings.config.gateway.api_port);
   const headers: Record<string, string> = { 'x-warden-client': 'warden-cli' };
   if (settings.token) headers.authorization = `Bearer ${settings.token.token}`;
-  return { settings, url, headers, process: running };
+  return { settings, url, headers };
 }
 
 export async function getJson(gateway: LocalGateway, path: string, timeoutMs = 3000): Promise<unknown> {

@@ -2,15 +2,14 @@
 // written by `warden setup <connector>` for that agent's hook script. A hook token is accepted only over
 // loopback, on its own connector's hook route, or on /api/v1/inspect/* with X-Warden-Connector naming the
 // same connector; it opens nothing else.
-import { randomBytes, hash, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-
-const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
+import { TokenMatcher } from '../util/token-matcher.js';
 
 export class HookTokens {
-  private readonly digests = new Map<string, Buffer>();
+  private readonly matchers = new Map<string, TokenMatcher>();
 
   /** Reads every `<connector>.token` in `dir`; a missing folder means no hook tokens yet. */
   constructor(readonly dir: string) {
@@ -24,15 +23,13 @@ export class HookTokens {
       const match = /^([a-z0-9]+)\.token$/.exec(name);
       if (!match) continue;
       const token = readFileSync(join(dir, name), 'utf8').trim();
-      if (token) this.digests.set(match[1]!, digest(token));
+      if (token) this.matchers.set(match[1]!, new TokenMatcher(token));
     }
   }
 
   /** Whether `credential` is `connector`'s hook token (constant time in the credential). */
   matches(connector: string, credential: string): boolean {
-    const expected = this.digests.get(connector);
-    const presented = digest(credential);
-    return expected !== undefined && timingSafeEqual(presented, expected);
+    return this.matchers.get(connector)?.matches(credential) ?? false;
   }
 
   /** Create (or replace) a connector's token file and return the token. */

@@ -43,7 +43,8 @@ line in $WARDEN_HOME/hook-failures.jsonl. See docs/hooks.md.`)
     .action(async (options: { yes?: boolean }) => {
       const { generateToken, TOKEN_VARIABLE, writeDotenvVariable } = await import('../../config/token.js');
       const { localGateway } = await import('../local-gateway.js');
-      const { settings, process: running } = localGateway();
+      const { reloadGateway } = await import('../../gateway/reload.js');
+      const { settings } = localGateway();
       if (settings.token && !settings.token.locallyManaged) {
         process.stderr.write(`warden: the gateway token comes from ${settings.token.source}, not from .env; change it there\n`);
         process.exitCode = 1;
@@ -54,42 +55,24 @@ line in $WARDEN_HOME/hook-failures.jsonl. See docs/hooks.md.`)
         process.exitCode = 1;
         return;
       }
-      writeDotenvVariable(settings.paths.dotenv, TOKEN_VARIABLE, generateToken());
+      const token = generateToken();
+      writeDotenvVariable(settings.paths.dotenv, TOKEN_VARIABLE, token);
       process.stdout.write(`new gateway token written to ${settings.paths.dotenv}\n`);
-      if (!running) {
-        process.stdout.write('no running gateway; the new token applies at its next start\n');
-        return;
-      }
-      // SIGHUP makes the gateway reload config and token and rebind its listeners (see `warden start --help`).
-      process.kill(running.pid, 'SIGHUP');
-      if (await waitForNewToken()) {
-        process.stdout.write(`gateway (pid ${running.pid}) restarted with the new token\n`);
-      } else {
-        process.stderr.write(`warden: gateway (pid ${running.pid}) did not come back with the new token within 10 s\n`);
+      const acceptsNewToken = async (sidecar: string) =>
+        (await fetch(`${sidecar}/status`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(1000) })).ok;
+      const reload = await reloadGateway(settings.paths.pidFile, acceptsNewToken);
+      if (reload.pid === undefined) process.stdout.write('no running gateway; the new token applies at its next start\n');
+      else if (reload.accepted) process.stdout.write(`gateway (pid ${reload.pid}) restarted with the new token\n`);
+      else {
+        process.stderr.write(`warden: gateway (pid ${reload.pid}) did not come back with the new token within 10 s\n`);
         process.exitCode = 1;
       }
     });
 }
 
-async function waitForNewToken(): Promise<boolean> {
-  const { localGateway } = await import('../local-gateway.js');
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    try {
-      const gateway = localGateway(); // re-read: the restarted gateway records its new address
-      const response = await fetch(`${gateway.url}/status`, { headers: gateway.headers, signal: AbortSignal.timeout(1000) });
-      if (response.ok) return true;
-    } catch {
-      // the listener is between close and listen
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
 async function installHooks(connector: string, failMode: 'closed' | 'open' | undefined): Promise<void> {
   const { displayPath, installHooks: install } = await import('../../connectors/setup/install.js');
-  const { reloadGateway } = await import('../../connectors/setup/reload.js');
+  const { reloadForHookToken } = await import('../../connectors/setup/reload.js');
   const { wardenPaths } = await import('../../config/home.js');
   const result = install(connector, { failMode });
   const file = displayPath(result.config.path);
@@ -104,7 +87,7 @@ async function installHooks(connector: string, failMode: 'closed' | 'open' | und
   const sidecar = result.settings.sidecar ?? "the running gateway's address (gateway.json)";
   say(`hook script settings written to ${result.settingsFile}: fail mode ${result.settings.fail_mode}, sidecar ${sidecar}`);
   for (const note of result.notes) say(`note: ${note}`);
-  const reload = await reloadGateway(wardenPaths().pidFile, connector, result.token);
+  const reload = await reloadForHookToken(wardenPaths().pidFile, connector, result.token);
   if (reload.pid === undefined) say('no running gateway; it reads the hook token when it starts');
   else if (reload.accepted) say(`gateway (pid ${reload.pid}) reloaded (SIGHUP) and accepts the new hook token`);
   else {
@@ -115,7 +98,7 @@ async function installHooks(connector: string, failMode: 'closed' | 'open' | und
 
 async function undoHooks(connector: string): Promise<void> {
   const { displayPath, uninstallHooks } = await import('../../connectors/setup/install.js');
-  const { reloadGateway } = await import('../../connectors/setup/reload.js');
+  const { reloadForHookToken } = await import('../../connectors/setup/reload.js');
   const { wardenPaths } = await import('../../config/home.js');
   const { config, removed } = uninstallHooks(connector);
   const say = (line: string) => process.stdout.write(`${connector}: ${line}\n`);
@@ -126,7 +109,7 @@ async function undoHooks(connector: string): Promise<void> {
     say(`${config.deleted ? `removed ${file}, which held only Warden's hook` : `Warden's hook removed from ${file}`}${backup}`);
   }
   say(removed.length > 0 ? `removed ${removed.join(', ')}` : 'no hook token or settings to remove');
-  const reload = await reloadGateway(wardenPaths().pidFile, connector);
+  const reload = await reloadForHookToken(wardenPaths().pidFile, connector);
   if (reload.pid !== undefined) say(`gateway (pid ${reload.pid}) sent SIGHUP so it drops the hook token`);
 }
 

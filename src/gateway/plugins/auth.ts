@@ -1,14 +1,11 @@
 // Sidecar token authentication (spec "Authentication / Sidecar" 1, 2, 5). Installed only when a token is
-// configured. Both sides are hashed before the constant-time comparison so neither the content nor the
-// length of the token leaks through timing.
-import { hash, timingSafeEqual } from 'node:crypto';
+// configured; tokens are compared in constant time (util/token-matcher.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopbackAddress } from '../../config/bind.js';
 import type { HookTokens } from '../../connectors/hook-tokens.js';
+import { TokenMatcher } from '../../util/token-matcher.js';
 
 export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
-
-const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /** The credentials a request presents, from every accepted header form. */
 export function presentedCredentials(request: FastifyRequest): string[] {
@@ -25,16 +22,6 @@ export function presentedCredentials(request: FastifyRequest): string[] {
   const fromAuthHeader = bearer(request.headers['x-warden-auth']);
   if (fromAuthHeader) found.push(fromAuthHeader);
   return found;
-}
-
-export class TokenMatcher {
-  private readonly expected: Buffer;
-  constructor(token: string) {
-    this.expected = digest(token);
-  }
-  matches(candidate: string): boolean {
-    return timingSafeEqual(digest(candidate), this.expected);
-  }
 }
 
 const HOOK_ROUTE = /^\/api\/v1\/([a-z0-9]+)\/hook$/;

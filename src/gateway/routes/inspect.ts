@@ -81,18 +81,19 @@ export function inspectRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
 
   app.post('/api/v1/inspect/tool', { schema: { body: ToolBody, response: answers } }, async (request, reply) => {
     const body = request.body;
+    const reveal = reveals(request);
     let result: InspectResult;
     if (body.tool === 'message') {
       // The message lane: content, never the structured tool-call rules.
       if (body.content === undefined || body.direction === undefined) {
         return reply.code(400).send({ error: 'tool "message" needs content and direction' });
       }
-      result = ctx.inspector.text(body.content, { reveal: reveals(request) });
+      result = ctx.inspector.text(body.content, { reveal });
     } else {
-      result = ctx.inspector.tool(body.tool, body.args, { reveal: reveals(request), nativeApproval: body.approval_surface === 'native' });
+      result = ctx.inspector.tool(body.tool, body.args, { reveal, nativeApproval: body.approval_surface === 'native' });
     }
     record(request, 'tool', body.tool, result, body.session_id);
-    if (reveals(request)) {
+    if (reveal) {
       ctx.audit.append({ action: 'inspect-reveal', target: body.tool, severity: 'INFO', session_id: body.session_id, details: 'raw evidence revealed to the caller' });
     }
     return result.verdict;

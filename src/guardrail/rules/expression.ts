@@ -9,12 +9,15 @@ import type { ActionFacts } from '../facts/types.js';
 export type CompiledExpression = (facts: ActionFacts) => boolean;
 
 const compiledPatterns = new Map<string, RE2>();
+/** Shipped rules only pass literal patterns; an operator expression that builds patterns from the scanned
+ *  call could otherwise grow the cache without bound. */
+const MAX_CACHED_PATTERNS = 1024;
 
 function re2(pattern: string): RE2 {
   let regex = compiledPatterns.get(pattern);
   if (!regex) {
     regex = new RE2(pattern, 'u');
-    compiledPatterns.set(pattern, regex);
+    if (compiledPatterns.size < MAX_CACHED_PATTERNS) compiledPatterns.set(pattern, regex);
   }
   return regex;
 }

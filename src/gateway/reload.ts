@@ -1,0 +1,35 @@
+// Asking a running gateway to reload (SIGHUP: config, gateway token and hook tokens are read again and the
+// listeners rebound), and waiting until it accepts whatever the caller just changed.
+import { runningGateway } from './process-record.js';
+
+export interface Reload {
+  /** The running gateway that was signalled; undefined when none runs. */
+  pid?: number;
+  /** Whether the restarted gateway passed `accepts` within the time allowed (when one was given). */
+  accepted?: boolean;
+}
+
+/** `accepts` gets the sidecar's current base URL and says whether the reloaded gateway is as expected. */
+export async function reloadGateway(
+  pidFile: string,
+  accepts?: (sidecarUrl: string) => Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<Reload> {
+  const running = runningGateway(pidFile);
+  if (!running) return {};
+  try {
+    process.kill(running.pid, 'SIGHUP');
+  } catch (err) {
+    // Alive but not ours to signal (another user's gateway): it keeps its old state until it restarts.
+    throw new Error(`cannot signal the gateway (pid ${running.pid}: ${(err as NodeJS.ErrnoException).code}); restart it instead`);
+  }
+  if (!accepts) return { pid: running.pid };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    // Re-read the record each time: a restarted gateway on an ephemeral port records its new address.
+    const sidecar = runningGateway(pidFile)?.sidecar;
+    if (sidecar && (await accepts(sidecar).catch(() => false))) return { pid: running.pid, accepted: true };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { pid: running.pid, accepted: false };
+}
