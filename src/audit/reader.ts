@@ -1,6 +1,7 @@
-// Reading the audit trail through a read-only connection: WAL lets it run beside the writer thread.
+// Reading the audit trail through a read-only connection: WAL lets it run beside the gateway's writer.
 import type Database from 'better-sqlite3';
 import { openAuditDatabase } from './database.js';
+import { EGRESS_COLUMNS, egressFromRow, type EgressRow } from './egress.js';
 import { COLUMNS, fromRow, type AuditEvent, type Row } from './events.js';
 
 export class AuditReader {
@@ -17,6 +18,12 @@ export class AuditReader {
       ? `${select} ORDER BY seq`
       : `SELECT * FROM (${select} ORDER BY seq DESC LIMIT @limit) ORDER BY seq`;
     for (const row of this.db.prepare(sql).iterate({ limit: options.limit }) as IterableIterator<Row>) yield fromRow(row);
+  }
+
+  /** Network egress records, oldest first. */
+  egress(): ReturnType<typeof egressFromRow>[] {
+    const rows = this.db.prepare(`SELECT ${EGRESS_COLUMNS.join(', ')} FROM network_egress ORDER BY rowid`).all() as EgressRow[];
+    return rows.map(egressFromRow);
   }
 
   count(): number {

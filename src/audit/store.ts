@@ -9,32 +9,51 @@
 import type Database from 'better-sqlite3';
 import { uuidv7 } from '../util/uuidv7.js';
 import { openAuditDatabase } from './database.js';
+import { EGRESS_COLUMNS, egressRowValues, type NewEgressRecord } from './egress.js';
 import { COLUMNS, fromRow, rowValues, type AuditEvent, type NewAuditEvent, type Row } from './events.js';
 
 export { AUDIT_SEVERITIES, type AuditEvent, type AuditSeverity, type NewAuditEvent } from './events.js';
+export type { NewEgressRecord } from './egress.js';
+
+/** A queued row: an audit event, or a network egress record. */
+type Queued = { event: NewAuditEvent } | { egress: NewEgressRecord };
 
 const FLUSH_DELAY_MS = 5;
 const MAX_QUEUED_EVENTS = 1000;
 
 export class AuditStore {
   private readonly db: Database.Database;
-  private readonly insertBatch: (events: NewAuditEvent[]) => void;
-  private queue: NewAuditEvent[] = [];
+  private readonly insertBatch: (rows: Queued[]) => void;
+  private queue: Queued[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   /** Opens (and migrates) audit.db at `path`; `onError` hears about batches that could not be committed. */
   constructor(path: string, private readonly onError: (err: Error) => void = () => {}) {
     this.db = openAuditDatabase(path);
-    const insert = this.db.prepare(`INSERT INTO audit_events (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
+    const insertInto = (table: string, columns: readonly string[]) =>
+      this.db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+    const insertEvent = insertInto('audit_events', COLUMNS);
+    const insertEgress = insertInto('network_egress', EGRESS_COLUMNS);
     // Time-ordered ids append to the primary-key index instead of landing on random pages (3x cheaper rows).
-    this.insertBatch = this.db.transaction((events: NewAuditEvent[]) => {
-      for (const event of events) insert.run(rowValues(uuidv7(), event));
+    this.insertBatch = this.db.transaction((rows: Queued[]) => {
+      for (const row of rows) {
+        if ('event' in row) insertEvent.run(rowValues(uuidv7(), row.event));
+        else insertEgress.run(egressRowValues(uuidv7(), row.egress));
+      }
     });
   }
 
   append(event: NewAuditEvent): void {
+    this.enqueue({ event: event.timestamp ? event : { ...event, timestamp: new Date().toISOString() } });
+  }
+
+  appendEgress(record: NewEgressRecord): void {
+    this.enqueue({ egress: record.timestamp ? record : { ...record, timestamp: new Date().toISOString() } });
+  }
+
+  private enqueue(row: Queued): void {
     if (!this.db.open) throw new Error('audit store is closed');
-    this.queue.push(event.timestamp ? event : { ...event, timestamp: new Date().toISOString() });
+    this.queue.push(row);
     if (this.queue.length >= MAX_QUEUED_EVENTS) this.commit();
     else this.timer ??= setTimeout(() => this.commit(), FLUSH_DELAY_MS);
   }
@@ -64,10 +83,10 @@ export class AuditStore {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.queue.length === 0) return undefined;
-    const events = this.queue;
+    const rows = this.queue;
     this.queue = [];
     try {
-      this.insertBatch(events);
+      this.insertBatch(rows);
       return undefined;
     } catch (err) {
       // The batch is lost: say so loudly (the gateway marks the audit subsystem degraded), keep accepting rows.

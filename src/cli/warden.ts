@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerProxy } from './commands/proxy.js';
 import { registerSetup } from './commands/setup.js';
 import { registerStart } from './commands/start.js';
 import { registerStatus } from './commands/status.js';
@@ -20,6 +21,7 @@ registerStatus(program);
 registerDoctor(program);
 registerSetup(program);
 registerAudit(program);
+registerProxy(program);
 
 try {
   await program.parseAsync(process.argv);

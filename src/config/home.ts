@@ -9,6 +9,8 @@ export interface WardenPaths {
   config: string;
   dotenv: string;
   auditDb: string;
+  /** Random secret the proxy master key is derived from. */
+  deviceKey: string;
   /** Ordered-chain state (masks and fingerprints, never commands). */
   chainsDb: string;
   pidFile: string;
@@ -25,6 +27,7 @@ export function wardenPaths(env: NodeJS.ProcessEnv = process.env): WardenPaths {
     config: join(home, 'config.yaml'),
     dotenv: join(home, '.env'),
     auditDb: join(home, 'audit.db'),
+    deviceKey: join(home, 'device.key'),
     chainsDb: join(home, 'chains.db'),
     pidFile: join(home, 'gateway.json'),
     hooksDir: join(home, 'hooks'),

@@ -68,7 +68,14 @@ export const OpenshellSection = Type.Object(
 export const FleetSection = Type.Object({ enabled: Type.Boolean({ default: false }) }, strict);
 
 export const LlmSection = Type.Object(
-  { base_url: Type.String({ default: 'https://api.openai.com', pattern: '^https?://' }) },
+  {
+    /** Upstream of /v1/chat/completions when a request names no X-Warden-Target-URL. */
+    base_url: Type.String({ default: 'https://api.openai.com', pattern: '^https?://' }),
+    /** What GET /v1/models on the proxy lists. */
+    models: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    /** Longest wait for upstream progress (the answer's headers, or its next bytes) before 504 / end of stream. */
+    timeout_ms: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 300_000 }),
+  },
   strict,
 );
 
@@ -76,7 +83,8 @@ export const CustomProvider = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
     domains: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-    auth_header: Type.Optional(Type.String({ minLength: 1 })),
+    /** How the credential goes upstream: `authorization` (Bearer), another header name, or `passthrough`. */
+    auth_header: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]+$' })),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
   },
   { additionalProperties: false },

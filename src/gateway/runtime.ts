@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { destination, pino } from 'pino';
 import { AuditStore } from '../audit/store.js';
 import { connectAddress, httpUrl, isLoopbackAddress, sidecarBindAddress } from '../config/bind.js';
-import { ConfigError } from '../config/load.js';
+import { ConfigError, loadConfigFile } from '../config/load.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import Database from 'better-sqlite3';
 import { HookInspector } from '../connectors/hook-inspection.js';
@@ -15,7 +15,12 @@ import { InspectionEngine } from '../guardrail/engine.js';
 import { Inspector } from '../guardrail/inspector.js';
 import { loadRulePack } from '../guardrail/rules/load.js';
 import { verdictPolicy } from '../guardrail/thresholds.js';
+import { ProxyAuthenticator } from '../proxy/auth.js';
+import { ProxyInspection } from '../proxy/inspection.js';
+import { deriveMasterKey } from '../proxy/master-key.js';
+import { ProviderRegistry } from '../proxy/providers.js';
 import { buildProxy } from '../proxy/server.js';
+import { Upstream } from '../proxy/upstream.js';
 import { VERSION } from '../version.js';
 import type { GatewayContext } from './context.js';
 import { HealthRegistry } from './health.js';
@@ -55,6 +60,7 @@ export function createLogger(level: string): FastifyBaseLogger {
 interface Prepared {
   settings: Settings;
   inspector: Inspector;
+  registry: ProviderRegistry;
 }
 
 export function prepare(env: NodeJS.ProcessEnv): Prepared {
@@ -63,7 +69,9 @@ export function prepare(env: NodeJS.ProcessEnv): Prepared {
   if (problems.length > 0) throw new ConfigError(`invalid configuration in ${settings.path}:\n  ${problems.join('\n  ')}`);
   // A bad rule pack refuses the start (or, on restart, keeps the running pack).
   const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
-  return { settings, inspector: new Inspector(engine, verdictPolicy(settings.config)) };
+  // A bad provider registry refuses the start too.
+  const registry = new ProviderRegistry(settings.config);
+  return { settings, inspector: new Inspector(engine, verdictPolicy(settings.config)), registry };
 }
 
 interface Listeners {
@@ -71,11 +79,12 @@ interface Listeners {
   proxy: FastifyInstance;
   audit: AuditStore;
   chainsDb: Database.Database;
+  upstream: Upstream;
   sidecarUrl: string;
   proxyUrl: string;
 }
 
-async function listen({ settings, inspector }: Prepared, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
+async function listen({ settings, inspector, registry }: Prepared, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
   const audit = new AuditStore(paths.auditDb, (err) => {
@@ -83,12 +92,12 @@ async function listen({ settings, inspector }: Prepared, logger: FastifyBaseLogg
     health.set('audit', 'degraded', { last_error: err.message, details: { path: paths.auditDb } });
   });
   health.set('audit', 'running', { details: { path: paths.auditDb } });
-  health.set('guardrail_proxy', 'unavailable', { last_error: 'guardrail proxy is not available in this build' });
   reportSandboxHealth(health, config);
   const hookTokens = new HookTokens(paths.hooksDir);
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
   const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, version: VERSION, startedAt };
+  const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
   try {
@@ -99,13 +108,21 @@ async function listen({ settings, inspector }: Prepared, logger: FastifyBaseLogg
     sidecar = await buildSidecar(ctx, logger);
     await sidecar.listen({ host: bind, port: config.gateway.api_port });
     health.set('sidecar', 'running');
-    proxy = await buildProxy(logger);
+    const proxyContext = {
+      config, audit, registry, upstream, logger,
+      readConfig: () => loadConfigFile(settings.path).config,
+      auth: new ProxyAuthenticator(settings.token?.token, await deriveMasterKey(paths.deviceKey)),
+      inspection: new ProxyInspection(inspector),
+    };
+    proxy = await buildProxy(proxyContext, logger);
     await proxy.listen({ host: config.guardrail.host, port: config.guardrail.port });
+    health.set('guardrail_proxy', 'running', { details: { mode: config.guardrail.mode } });
     const urlOf = (app: FastifyInstance, host: string) => httpUrl(connectAddress(host), (app.server.address() as { port: number }).port);
-    return { sidecar, proxy, audit, chainsDb, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
+    return { sidecar, proxy, audit, chainsDb, upstream, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
   } catch (err) {
     await sidecar?.close();
     await proxy?.close();
+    await upstream.close();
     await audit.close();
     chainsDb.close();
     throw err;
@@ -115,6 +132,7 @@ async function listen({ settings, inspector }: Prepared, logger: FastifyBaseLogg
 async function close(listeners: Listeners): Promise<void> {
   // Stop accepting, let in-flight requests finish, then flush and close the audit store.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
+  await listeners.upstream.close();
   await listeners.audit.close();
   listeners.chainsDb.close();
 }

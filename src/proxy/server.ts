@@ -1,14 +1,64 @@
-// The guardrail proxy listener on guardrail.port. The inspected LLM proxy itself arrives in a later step;
-// until then the listener is up (so ports, binds and the ready line are real) and says plainly that it
-// cannot serve model traffic yet.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+// The guardrail proxy listener on guardrail.port: agents use it as their LLM base URL. Authentication first
+// (spec "Guardrail proxy" 1-6), then the control routes or the inspected model traffic. Every error is
+// answered in the error shape of the provider the path belongs to, so SDKs surface it properly.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { ProxyContext } from './context.js';
+import { redactIp, redactUserAgent } from './client-context.js';
+import { formatForPath } from './formats/index.js';
+import { controlRoutes } from './routes/control.js';
+import { InFlight } from './in-flight.js';
+import { PROXY_BODY_LIMIT, proxiedRoutes } from './routes/proxied.js';
 
-export async function buildProxy(logger: FastifyBaseLogger): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), return503OnClosing: true });
-  app.get('/health', async () => ({ status: 'unavailable', reason: 'guardrail proxy is not available in this build' }));
-  app.all('/*', async (_request, reply) =>
-    reply.code(503).send({ error: { message: 'guardrail proxy is not available in this build', type: 'service_unavailable' } }),
-  );
+const DRAIN_MS = 10_000;
+
+const isPublic = (request: FastifyRequest) => {
+  const path = request.url.split('?')[0];
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  return path === '/v1/config/providers' || path === '/health';
+};
+
+const errorBodyFor = (request: FastifyRequest, status: number, message: string) =>
+  formatForPath(request.url.split('?')[0]!).errorBody(status, message);
+
+export async function buildProxy(ctx: ProxyContext, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    bodyLimit: PROXY_BODY_LIMIT,
+    ajv: { customOptions: { removeAdditional: false } }, // unknown fields are errors, not silently dropped
+  });
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isPublic(request)) return done();
+    const result = ctx.auth.check(request.headers, request.ip);
+    if (result.ok) return done();
+    // Error telemetry without identifying data: a /24 (or /48) and the client's product token.
+    const client = { client_ip: redactIp(request.ip), user_agent: redactUserAgent(request.headers['user-agent']) };
+    ctx.logger.warn({ ...client, path: request.url.split('?')[0], reason: result.reason }, 'guardrail proxy refused a request');
+    ctx.audit.append({ action: 'proxy-auth-failed', severity: 'INFO', target: request.url.split('?')[0], details: result.reason, structured: client });
+    void reply.code(401).header('www-authenticate', 'Bearer').send(errorBodyFor(request, 401, result.reason));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(errorBodyFor(request, 404, `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'proxy request failed');
+    const message = status >= 500 ? 'internal error' : error.validation ? `invalid request: ${error.message}` : error.message;
+    return reply.code(status).send(errorBodyFor(request, status, message));
+  });
+
+  controlRoutes(app, ctx);
+  const inFlight = new InFlight();
+  await app.register(async (instance) => proxiedRoutes(instance, ctx, inFlight));
+  // A stop or restart lets model calls in progress finish (streams included, up to DRAIN_MS), then closes
+  // every connection: idle keep-alive sockets of agents would otherwise hold the listener open.
+  app.addHook('preClose', async () => {
+    await inFlight.drained(DRAIN_MS);
+    app.server.closeAllConnections();
+  });
   await app.ready();
   return app;
 }

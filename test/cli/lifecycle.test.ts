@@ -22,7 +22,9 @@ describe('warden start', () => {
       const token = tokenIn(home.dir);
       assert.match(token, /^[0-9a-f]{64}$/);
       assert.equal((await fetch(`${gw.sidecar}/status`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
-      assert.equal((await fetch(`${gw.proxy}/v1/chat/completions`, { method: 'POST' })).status, 503);
+      assert.equal((await fetch(`${gw.proxy}/health`)).status, 200);
+      assert.equal((await fetch(`${gw.proxy}/v1/chat/completions`, { method: 'POST' })).status, 401, 'the proxy wants credentials');
+      assert.equal(statSync(join(home.dir, 'device.key')).mode & 0o777, 0o600, 'the master key source is owner-only');
       assert.equal(await gw.terminate(), 0);
       assert.ok(!gw.stderr().includes(token), 'the token never appears in logs');
     } finally {

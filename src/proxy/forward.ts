@@ -1,0 +1,241 @@
+// One proxied model call, end to end: pick the upstream, inspect the request, forward it with the provider's
+// credential, inspect the answer (buffered, or event by event while it streams), and answer the agent in the
+// provider's own format. Runs on the raw Node response (the route hijacks the reply) because a stream must
+// be flushed event by event and cut mid-way.
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { NewAuditEvent } from '../audit/store.js';
+import { SEVERITY_RANK } from '../guardrail/thresholds.js';
+import type { ProxyContext } from './context.js';
+import { upstreamHeaders, providerCredential } from './credentials.js';
+import { formatForPath } from './formats/index.js';
+import type { ProviderFormat, RequestView } from './formats/types.js';
+import { ndjsonFramer, sseFramer } from './framing.js';
+import type { ProxyDecision } from './inspection.js';
+import { StreamGuard } from './stream-guard.js';
+import { resolveTarget } from './target.js';
+import { upstreamFailure } from './upstream.js';
+
+export interface ProxiedCall {
+  method: string;
+  /** The incoming path and query. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** POST /v1/chat/completions or /chat/completions: OpenAI format, llm.base_url when no target header. */
+  chatRoute: boolean;
+}
+
+/** Answers larger than this are not buffered for inspection (502): nothing uninspected is passed on. */
+const MAX_BUFFERED_ANSWER = 64 * 1024 * 1024;
+
+/** Upstream response headers not relayed: framing and hop-by-hop headers Node sets itself. */
+const RESPONSE_HEADERS_DROPPED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+
+const streamContentType = (format: ProviderFormat) => (format.name === 'ollama' ? 'application/x-ndjson' : 'text/event-stream');
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, format: ProviderFormat, status: number, message: string): void {
+  if (!res.headersSent) sendJson(res, status, format.errorBody(status, message));
+  else res.destroy();
+}
+
+function isJson(headers: IncomingHttpHeaders): boolean {
+  const type = headers['content-type'];
+  return typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim());
+}
+
+/** The answer the agent gets instead of the model's when the guardrail blocks. */
+function sendBlock(res: ServerResponse, format: ProviderFormat, view: RequestView, decision: ProxyDecision): void {
+  const headers = { 'x-warden-blocked': 'true' };
+  if (!view.stream) return sendJson(res, 200, format.blockResponse(decision.verdict.reason, view), headers);
+  res.writeHead(200, { ...headers, 'content-type': streamContentType(format), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  res.end(format.streamDecoder(view).blockTail(decision.verdict.reason));
+}
+
+export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerResponse): Promise<void> {
+  const path = call.url.split('?')[0]!;
+  const format = formatForPath(call.chatRoute ? '/v1/chat/completions' : path);
+  const target = resolveTarget(ctx.registry, call.headers['x-warden-target-url'], call.url, call.chatRoute ? ctx.config.llm.base_url : undefined);
+  if (!target.ok) {
+    if (target.status === 403) {
+      ctx.audit.appendEgress({
+        hostname: target.host ?? '', path, method: call.method, blocked: true, decision: 'block', branch: 'passthrough',
+        reason: target.message, source: 'proxy',
+      });
+    }
+    return sendError(res, format, target.status, target.message);
+  }
+  if (!isJson(call.headers)) return sendError(res, format, 415, 'the guardrail proxy inspects JSON bodies only (Content-Type: application/json)');
+  let body: unknown;
+  try {
+    body = JSON.parse(call.body.toString('utf8'));
+  } catch {
+    return sendError(res, format, 400, 'request body is not valid JSON');
+  }
+
+  const view = format.request(body, path);
+  const requestDecision = ctx.inspection.request(view);
+  const record = (answer: ProxyDecision | undefined, extra: { status?: number; blocked?: boolean }) =>
+    ctx.audit.append(auditEvent(call, target.provider.name, format, view, requestDecision, answer, extra));
+  if (requestDecision.blocked) {
+    record(undefined, { blocked: true });
+    return sendBlock(res, format, view, requestDecision);
+  }
+
+  const isOwnSecret = (value: string) => ctx.auth.isOwnSecret(value);
+  const credential = providerCredential(call.headers, isOwnSecret);
+  const abort = new AbortController();
+  // The agent hung up: stop the upstream request too (no orphaned generation, no leaked socket).
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  ctx.audit.appendEgress({
+    hostname: target.url.host, path: target.url.pathname, method: call.method, blocked: false, decision: 'allow',
+    branch: target.via === 'default' ? 'provider' : 'passthrough', looks_like_llm: true, source: 'proxy',
+    details: { provider: target.provider.name, format: format.name },
+  });
+  let upstream: Dispatcher.ResponseData;
+  try {
+    upstream = await ctx.upstream.send({
+      url: target.url, method: call.method, body: call.body, signal: abort.signal,
+      headers: upstreamHeaders(call.headers, target.provider, credential, isOwnSecret),
+    });
+  } catch (err) {
+    if (abort.signal.aborted) return;
+    const failure = upstreamFailure(err);
+    record(undefined, { status: failure.status });
+    return sendError(res, format, failure.status, failure.message);
+  }
+
+  const contentType = String(upstream.headers['content-type'] ?? '');
+  const ok = upstream.statusCode >= 200 && upstream.statusCode < 300;
+  const streamed = ok && /^(text\/event-stream|application\/x-ndjson)\b/i.test(contentType);
+  try {
+    const answer = streamed
+      ? await relayStream(ctx, format, view, upstream, res, abort)
+      : await relayBuffered(ctx, format, view, upstream, res, ok);
+    record(answer?.decision, { status: upstream.statusCode, blocked: answer?.blocked });
+  } catch (err) {
+    if (abort.signal.aborted && res.destroyed) return; // the client left; nothing to answer
+    const failure = upstreamFailure(err);
+    record(undefined, { status: failure.status });
+    sendError(res, format, failure.status, failure.message);
+  }
+}
+
+function relayHeaders(upstream: Dispatcher.ResponseData): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (value !== undefined && !RESPONSE_HEADERS_DROPPED.has(name)) out[name] = value;
+  }
+  return out;
+}
+
+interface Answer {
+  decision: ProxyDecision;
+  /** The agent got the block instead of (the rest of) the model's answer. */
+  blocked: boolean;
+}
+
+async function relayBuffered(
+  ctx: ProxyContext, format: ProviderFormat, view: RequestView, upstream: Dispatcher.ResponseData, res: ServerResponse, ok: boolean,
+): Promise<Answer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BUFFERED_ANSWER) {
+      upstream.body.destroy();
+      sendError(res, format, 502, 'the upstream answer is too large to inspect');
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  const bytes = Buffer.concat(chunks);
+  let answer: Answer | undefined;
+  // Error answers are relayed as they are: they carry the provider's message, not model output.
+  if (ok) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      sendError(res, format, 502, 'the upstream answer is not JSON and cannot be inspected');
+      return undefined;
+    }
+    const decision = ctx.inspection.response(format.response(parsed));
+    answer = { decision, blocked: decision.blocked };
+    if (decision.blocked) {
+      sendBlock(res, format, { ...view, stream: false }, decision);
+      return answer;
+    }
+  }
+  res.writeHead(upstream.statusCode, { ...relayHeaders(upstream), 'content-length': bytes.length });
+  res.end(bytes);
+  return answer;
+}
+
+async function relayStream(
+  ctx: ProxyContext, format: ProviderFormat, view: RequestView, upstream: Dispatcher.ResponseData, res: ServerResponse, abort: AbortController,
+): Promise<Answer> {
+  const contentType = String(upstream.headers['content-type']);
+  const framer = /ndjson/i.test(contentType) ? ndjsonFramer() : sseFramer();
+  const guard = new StreamGuard(ctx.inspection, format.streamDecoder(view), format.streamDecoder(view), ctx.config.guardrail.mode === 'action');
+  res.writeHead(upstream.statusCode, { ...relayHeaders(upstream), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  res.flushHeaders();
+  const decoder = new TextDecoder('utf-8');
+  const relay = (events: ReturnType<typeof framer.push>, last: boolean): boolean => {
+    let out = '';
+    for (const { event, raw } of events) {
+      const step = guard.push(event, raw);
+      out += step.send;
+      if (step.blocked) break;
+    }
+    if (last && !guard.blocked) out += guard.finish().send;
+    if (out !== '') res.write(out);
+    return guard.blocked;
+  };
+  try {
+    for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
+      // Cut: leaving the loop destroys the body; the abort below closes the upstream socket.
+      if (relay(framer.push(decoder.decode(chunk, { stream: true })), false)) break;
+    }
+    if (guard.blocked) abort.abort(); // stop the generation upstream
+    else relay(framer.push(decoder.decode()).concat(framer.flush()), true);
+  } catch (err) {
+    if (res.destroyed) throw err;
+    // The upstream broke off mid-answer: pass on what has been inspected, then end the stream.
+    ctx.logger.warn({ err: (err as Error).message }, 'upstream stream ended with an error');
+    relay(framer.flush(), true);
+  }
+  res.end();
+  return { decision: guard.decision(), blocked: guard.blocked };
+}
+
+const ACTION_RANK = { allow: 0, alert: 1, confirm: 2, block: 3 } as const;
+
+function auditEvent(
+  call: ProxiedCall, provider: string, format: ProviderFormat, view: RequestView,
+  request: ProxyDecision, answer: ProxyDecision | undefined, extra: { status?: number; blocked?: boolean },
+): NewAuditEvent {
+  const decisions = answer ? [request, answer] : [request];
+  const worst = decisions.reduce((a, b) => (ACTION_RANK[b.verdict.action] > ACTION_RANK[a.verdict.action] ? b : a));
+  const severity = decisions.reduce((a, b) => (SEVERITY_RANK[b.verdict.severity] > SEVERITY_RANK[a.verdict.severity] ? b : a)).verdict.severity;
+  const ruleIds = (d: ProxyDecision) => d.findings.map((f) => f.rule.id);
+  return {
+    action: `proxy-${call.chatRoute ? 'chat' : 'passthrough'}-${worst.verdict.action}`,
+    target: provider,
+    severity,
+    details: worst.verdict.reason || undefined,
+    structured: {
+      format: format.name, model: view.model, stream: view.stream, status: extra.status, blocked: extra.blocked ?? false,
+      request: { action: request.verdict.action, raw_action: request.verdict.raw_action, rule_ids: ruleIds(request) },
+      ...(answer ? { response: { action: answer.verdict.action, raw_action: answer.verdict.raw_action, rule_ids: ruleIds(answer) } } : {}),
+    },
+  };
+}
