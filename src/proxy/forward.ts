@@ -10,7 +10,7 @@ import type { ProxyContext } from './context.js';
 import { upstreamHeaders, providerCredential } from './credentials.js';
 import { formatForPath } from './formats/index.js';
 import type { ProviderFormat, RequestView } from './formats/types.js';
-import { ndjsonFramer, sseFramer } from './framing.js';
+import { ndjsonFramer, sseFramer, type FramedEvent } from './framing.js';
 import type { ProxyDecision } from './inspection.js';
 import { StreamGuard } from './stream-guard.js';
 import { resolveTarget } from './target.js';
@@ -94,11 +94,6 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
   // The agent hung up: stop the upstream request too (no orphaned generation, no leaked socket).
   res.on('close', () => {
     if (!res.writableFinished) abort.abort();
-  });
-  ctx.audit.appendEgress({
-    hostname: target.url.host, path: target.url.pathname, method: call.method, blocked: false, decision: 'allow',
-    branch: target.via === 'default' ? 'provider' : 'passthrough', looks_like_llm: true, source: 'proxy',
-    details: { provider: target.provider.name, format: format.name },
   });
   let upstream: Dispatcher.ResponseData;
   try {
@@ -189,13 +184,8 @@ async function relayStream(
   res.writeHead(upstream.statusCode, { ...relayHeaders(upstream), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   res.flushHeaders();
   const decoder = new TextDecoder('utf-8');
-  const relay = (events: ReturnType<typeof framer.push>, last: boolean): boolean => {
-    let out = '';
-    for (const { event, raw } of events) {
-      const step = guard.push(event, raw);
-      out += step.send;
-      if (step.blocked) break;
-    }
+  const relay = (events: FramedEvent[], last: boolean): boolean => {
+    let out = events.length > 0 ? guard.push(events).send : '';
     if (last && !guard.blocked) out += guard.finish().send;
     if (out !== '') res.write(out);
     return guard.blocked;

@@ -75,7 +75,11 @@ interface Snapshot {
   providers: Provider[];
   matchers: { provider: Provider; domain: DomainMatcher }[];
   status: RegistryStatus;
+  /** Answers by host:port, so a busy agent's target is matched once, not on every call. */
+  lookups: Map<string, Provider | null>;
 }
+
+const MAX_CACHED_LOOKUPS = 1024;
 
 function readBuiltin(path: string): Provider[] {
   const data: unknown = parse(readFileSync(path, 'utf8'));
@@ -105,6 +109,7 @@ function build(builtinPath: string, config: Config): Snapshot {
       overlay: { source: 'config.yaml llm_providers.custom', providers: custom.length },
       loaded_at: new Date().toISOString(),
     },
+    lookups: new Map(),
   };
 }
 
@@ -131,7 +136,14 @@ export class ProviderRegistry {
   lookup(url: URL): Provider | undefined {
     const host = url.hostname.toLowerCase();
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-    return this.snapshot.matchers.find((m) => m.domain.matches(host, port))?.provider;
+    const { lookups, matchers } = this.snapshot;
+    const key = `${host}:${port}`;
+    const known = lookups.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const provider = matchers.find((m) => m.domain.matches(host, port))?.provider;
+    if (lookups.size >= MAX_CACHED_LOOKUPS) lookups.clear();
+    lookups.set(key, provider ?? null);
+    return provider;
   }
 
   list(): { providers: Provider[]; status: RegistryStatus } {

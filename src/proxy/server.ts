@@ -1,7 +1,7 @@
 // The guardrail proxy listener on guardrail.port: agents use it as their LLM base URL. Authentication first
 // (spec "Guardrail proxy" 1-6), then the control routes or the inspected model traffic. Every error is
 // answered in the error shape of the provider the path belongs to, so SDKs surface it properly.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ProxyContext } from './context.js';
 import { redactIp, redactUserAgent } from './client-context.js';
 import { formatForPath } from './formats/index.js';
@@ -21,9 +21,9 @@ const errorBodyFor = (request: FastifyRequest, status: number, message: string) 
   formatForPath(request.url.split('?')[0]!).errorBody(status, message);
 
 export async function buildProxy(ctx: ProxyContext, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+  // No per-request child logger (a cost on every model call); what the proxy logs goes through `logger`.
   const app = Fastify({
-    loggerInstance: logger,
-    logController: new LogController({ disableRequestLogging: true }),
+    logger: false,
     return503OnClosing: true,
     bodyLimit: PROXY_BODY_LIMIT,
     ajv: { customOptions: { removeAdditional: false } }, // unknown fields are errors, not silently dropped
@@ -45,7 +45,7 @@ export async function buildProxy(ctx: ProxyContext, logger: FastifyBaseLogger): 
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'proxy request failed');
+    if (status >= 500) logger.error({ err: error.message, path: request.url.split('?')[0] }, 'proxy request failed');
     const message = status >= 500 ? 'internal error' : error.validation ? `invalid request: ${error.message}` : error.message;
     return reply.code(status).send(errorBodyFor(request, status, message));
   });

@@ -9,6 +9,7 @@
 // (action mode) nothing pending is sent; the provider's own end of stream is written instead.
 import type { Finding } from '../guardrail/engine.js';
 import type { StreamDecoder, StreamEvent } from './formats/types.js';
+import type { FramedEvent } from './framing.js';
 import type { ProxyDecision, ProxyInspection } from './inspection.js';
 import { toolCallFromArguments } from './formats/text.js';
 
@@ -65,22 +66,30 @@ export class StreamGuard {
     private readonly enforce: boolean,
   ) {}
 
-  push(event: StreamEvent, bytes: string): GuardStep {
+  /**
+   * Events that arrived together (one upstream read) are decoded first and inspected together: one scan per
+   * read instead of one per event, and no event of the batch waits on the others for long.
+   */
+  push(events: readonly FramedEvent[]): GuardStep {
     if (this.cut) return { send: '' };
-    const delta = this.decoder.decode(event);
-    this.text += delta.text;
-    const tools: number[] = [];
-    for (const fragment of delta.toolCalls) {
-      const call = this.openTools.get(fragment.index) ?? { name: '', raw: '' };
-      if (fragment.name) call.name = fragment.name;
-      if (fragment.argumentsDelta) call.raw += fragment.argumentsDelta;
-      this.openTools.set(fragment.index, call);
-      tools.push(fragment.index);
-    }
-    this.pending.push({ event, bytes, textEnd: this.end, tools });
     let fresh = false;
-    for (const index of delta.closedToolCalls) fresh = this.closeToolCall(index) || fresh;
-    fresh = this.scan(delta.end ? this.end : this.settledEnd()) || fresh;
+    let ended = false;
+    for (const { event, raw } of events) {
+      const delta = this.decoder.decode(event);
+      this.text += delta.text;
+      const tools: number[] = [];
+      for (const fragment of delta.toolCalls) {
+        const call = this.openTools.get(fragment.index) ?? { name: '', raw: '' };
+        if (fragment.name) call.name = fragment.name;
+        if (fragment.argumentsDelta) call.raw += fragment.argumentsDelta;
+        this.openTools.set(fragment.index, call);
+        tools.push(fragment.index);
+      }
+      this.pending.push({ event, bytes: raw, textEnd: this.end, tools });
+      for (const index of delta.closedToolCalls) fresh = this.closeToolCall(index) || fresh;
+      ended ||= delta.end;
+    }
+    fresh = this.scan(ended ? this.end : this.settledEnd()) || fresh;
     return this.step(fresh);
   }
 

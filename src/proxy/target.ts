@@ -15,11 +15,21 @@ const CONFIGURED_UPSTREAM = { name: 'configured', auth_header: 'authorization' }
  * `…/api/v1`) gets `/chat/completions`, as OpenAI SDKs treat a base URL.
  */
 export function defaultChatUrl(baseUrl: string, search: string): URL {
+  const url = new URL(chatHrefs.get(baseUrl) ?? rememberChatHref(baseUrl));
+  if (search !== '') url.search = search;
+  return url;
+}
+
+/** The chat URL of a base, worked out once per base rather than on every call. */
+const chatHrefs = new Map<string, string>();
+function rememberChatHref(baseUrl: string): string {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   base.pathname = prefix === '' ? '/v1/chat/completions' : `${prefix}/chat/completions`;
-  base.search = search;
-  return base;
+  base.search = '';
+  if (chatHrefs.size > 16) chatHrefs.clear();
+  chatHrefs.set(baseUrl, base.href);
+  return base.href;
 }
 
 export function resolveTarget(

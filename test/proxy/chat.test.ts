@@ -150,7 +150,7 @@ describe('chat completions (action mode)', () => {
 
   test('tool-call fragments are held until the assembled call passes; a dangerous one is never sent', async () => {
     const pieces = openAIStream(['Cleaning up. '], { name: 'Bash', argumentPieces: ['{"command":', '"rm -r', 'f /"}'] });
-    fixture.openai.replies.push({ kind: 'stream', pieces });
+    fixture.openai.replies.push({ kind: 'stream', pieces, delayMs: 10 });
     const { text } = await rawStream(fixture);
     assert.ok(text.includes('Cleaning up. '), 'the text before the tool call is relayed');
     assert.ok(!text.includes('tool_calls'), 'no tool-call delta reached the agent');

@@ -157,7 +157,7 @@ describe('stream guard', () => {
   const feed = (guard: StreamGuard, pieces: string[]) => {
     const framer = sseFramer();
     const sent: string[] = [];
-    for (const piece of pieces) for (const { event, raw } of framer.push(piece)) sent.push(guard.push(event, raw).send);
+    for (const piece of pieces) sent.push(guard.push(framer.push(piece)).send);
     sent.push(guard.finish().send);
     return sent;
   };

@@ -19,7 +19,7 @@ export function proxiedRoutes(app: FastifyInstance, ctx: ProxyContext, inFlight:
     try {
       await forward(ctx, { method: request.method, url: request.url, headers: request.headers, body, chatRoute }, reply.raw);
     } catch (err) {
-      request.log.error({ err: (err as Error).message }, 'proxied request failed');
+      ctx.logger.error({ err: (err as Error).message }, 'proxied request failed');
       if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"internal error","type":"server_error"}}');
       else reply.raw.destroy();
     } finally {
