@@ -41,6 +41,8 @@ export interface GuardStep {
   blocked?: ProxyDecision;
 }
 
+const MAX_UNSYNCED = 4096;
+
 const isSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9 || code === 12;
 
 export class StreamGuard {
@@ -52,6 +54,9 @@ export class StreamGuard {
   private readonly openTools = new Map<number, OpenToolCall>();
   private readonly findings = new Map<string, Finding>();
   private cut: ProxyDecision | undefined;
+  /** Relayed events the sent-side decoder has not read yet: it is only needed on a block, so it catches up
+   *  then (or every MAX_UNSYNCED events, to bound memory) instead of parsing every event twice. */
+  private sent: StreamEvent[] = [];
 
   /**
    * @param decoder reads every upstream event, as it arrives.
@@ -137,6 +142,11 @@ export class StreamGuard {
     return found;
   }
 
+  private syncSentDecoder(): void {
+    for (const event of this.sent) this.sentDecoder.decode(event);
+    this.sent = [];
+  }
+
   private closeToolCall(index: number): boolean {
     const call = this.openTools.get(index);
     if (!call) return false;
@@ -161,6 +171,7 @@ export class StreamGuard {
       if (decision.blocked && this.enforce) {
         this.cut = decision;
         this.pending.length = 0;
+        this.syncSentDecoder();
         return { send: this.sentDecoder.blockTail(decision.verdict.reason), blocked: decision };
       }
     }
@@ -170,7 +181,8 @@ export class StreamGuard {
       const ready = !this.enforce || (next.textEnd <= this.scannedTo && next.tools.every((i) => !this.openTools.has(i)));
       if (!ready) break;
       send += next.bytes;
-      this.sentDecoder.decode(next.event);
+      this.sent.push(next.event);
+      if (this.sent.length >= MAX_UNSYNCED) this.syncSentDecoder();
       this.pending.shift();
     }
     return { send };

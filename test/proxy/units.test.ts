@@ -9,6 +9,7 @@ import { loadRulePack } from '../../src/guardrail/rules/load.js';
 import { ProxyAuthenticator } from '../../src/proxy/auth.js';
 import { redactIp, redactUserAgent } from '../../src/proxy/client-context.js';
 import { providerCredential, upstreamHeaders } from '../../src/proxy/credentials.js';
+import { anthropic } from '../../src/proxy/formats/anthropic.js';
 import { openAIChat } from '../../src/proxy/formats/openai-chat.js';
 import { ndjsonFramer, sseFramer } from '../../src/proxy/framing.js';
 import { ProxyInspection } from '../../src/proxy/inspection.js';
@@ -177,6 +178,28 @@ describe('stream guard', () => {
     assert.ok(guard.blocked);
     assert.ok(!sent.join('').includes('ghp_'));
     assert.equal(guard.decision().findings.filter((f) => f.rule.id === 'SECRET-GITHUB-PAT-CLASSIC').length, 1);
+  });
+
+  test('the block tail continues what the agent saw, not the held events it never got', () => {
+    const event = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    const seen = [
+      event('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'c', content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } } }),
+      event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+      event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Running it. ' } }),
+      event('content_block_stop', { index: 0 }),
+    ];
+    const held = [
+      event('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 't1', name: 'Bash', input: {} } }),
+      event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"command":"rm -rf /"}' } }),
+      event('content_block_stop', { index: 1 }),
+    ];
+    const guard = new StreamGuard(inspection, anthropic.streamDecoder(view), anthropic.streamDecoder(view), true);
+    const framer = sseFramer();
+    assert.equal(guard.push(framer.push(seen.join(''))).send, seen.join(''));
+    const tail = guard.push(framer.push(held.join(''))).send;
+    assert.ok(guard.blocked);
+    const starts = tail.split('\n\n').filter((e) => e.startsWith('event: content_block_start')).map((e) => JSON.parse(e.split('data: ')[1]!) as { index: number });
+    assert.deepEqual(starts.map((s) => s.index), [1], 'the block text takes the index of the tool call the agent never saw');
   });
 
   test('observe mode relays every event at once and only records', () => {
