@@ -2,7 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/results/'] },
+  // test/corpus holds sample skills written to be scanned (some deliberately malicious), not project code.
+  { ignores: ['dist/', 'node_modules/', 'bench/results/', 'test/corpus/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,137 @@
+// Reading a skill folder from disk: SKILL.md's front matter and body, and every file beneath it (bounded).
+// Symlinks are never followed and anything that is not a regular file or a directory is skipped, so a scan
+// cannot be walked outside the folder it was given.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { parse } from 'yaml';
+import type { SkillFile, SkillManifest, SkillPackage } from './types.js';
+
+export const SKILL_LIMITS = {
+  /** Files read per skill; the rest are listed as skipped. */
+  maxFiles: 2000,
+  /** Larger files are hashed and their head kept, but not inspected as text. */
+  maxTextBytes: 2 * 1024 * 1024,
+  maxDepth: 12,
+} as const;
+
+/** The skill cannot be scanned: the folder is missing, or SKILL.md is missing or malformed (not lenient). */
+export class SkillLoadError extends Error {
+  override readonly name = 'SkillLoadError';
+  constructor(message: string, readonly kind: 'not_found' | 'not_a_directory' | 'no_manifest' | 'malformed_manifest') {
+    super(message);
+  }
+}
+
+const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * `allowed-tools` as a list: YAML list items as they are; a string split on commas, or on spaces when it has
+ * none, but never inside parentheses (`Bash(git status:*)` is one entry).
+ */
+function splitList(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
+  if (typeof value !== 'string') return undefined;
+  const separator = value.includes(',') ? ',' : ' ';
+  const items: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of value) {
+    if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === separator || (separator === ' ' && /\s/.test(char)))) {
+      items.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  items.push(current);
+  return items.map((v) => v.trim()).filter(Boolean);
+}
+
+/** SKILL.md's front matter and body; throws a message saying what is wrong with the front matter. */
+export function parseSkillMarkdown(text: string): { manifest: SkillManifest; body: string } {
+  const match = FRONT_MATTER.exec(text);
+  if (!match) throw new Error('SKILL.md has no YAML front matter (a block between --- lines at the top)');
+  let raw: unknown;
+  try {
+    raw = parse(match[1]!);
+  } catch (err) {
+    throw new Error(`SKILL.md front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('SKILL.md front matter must be a YAML mapping');
+  const fields = raw as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const manifest: SkillManifest = {
+    name: str(fields.name),
+    description: str(fields.description),
+    license: str(fields.license),
+    allowedTools: splitList(fields['allowed-tools'] ?? fields.allowed_tools),
+    metadata: fields.metadata && typeof fields.metadata === 'object' ? (fields.metadata as Record<string, unknown>) : undefined,
+    raw: fields,
+  };
+  return { manifest, body: text.slice(match[0].length) };
+}
+
+function isText(bytes: Buffer): boolean {
+  const probe = bytes.subarray(0, 8192);
+  if (probe.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function loadSkill(directory: string, options: { lenient?: boolean } = {}): SkillPackage {
+  let root: string;
+  try {
+    root = realpathSync(directory);
+  } catch {
+    throw new SkillLoadError(`skill directory not found: ${directory}`, 'not_found');
+  }
+  if (!statSync(root).isDirectory()) throw new SkillLoadError(`not a directory: ${directory}`, 'not_a_directory');
+
+  const files: SkillFile[] = [];
+  const skipped: SkillPackage['skipped'] = [];
+  const walk = (dir: string, depth: number): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = join(dir, entry.name);
+      const path = relative(root, full).split(sep).join('/');
+      if (entry.isSymbolicLink()) skipped.push({ path, reason: 'symlink (not followed)' });
+      else if (entry.isDirectory()) {
+        if (depth >= SKILL_LIMITS.maxDepth) skipped.push({ path, reason: 'nested too deep' });
+        else walk(full, depth + 1);
+      } else if (!entry.isFile()) skipped.push({ path, reason: 'not a regular file' });
+      else if (files.length >= SKILL_LIMITS.maxFiles) skipped.push({ path, reason: 'file limit reached' });
+      else files.push(readSkillFile(full, path));
+    }
+  };
+  walk(root, 0);
+
+  const manifestFile = files.find((f) => f.path === 'SKILL.md') ?? files.find((f) => f.path.toLowerCase() === 'skill.md');
+  if (!manifestFile) {
+    if (!options.lenient) throw new SkillLoadError(`no SKILL.md in ${directory}`, 'no_manifest');
+    return { root, manifest: undefined, manifestError: 'SKILL.md is missing', instructions: '', files, skipped };
+  }
+  try {
+    const { manifest, body } = parseSkillMarkdown(manifestFile.text ?? '');
+    return { root, manifest, instructions: body, files, skipped };
+  } catch (err) {
+    const message = (err as Error).message;
+    if (!options.lenient) throw new SkillLoadError(message, 'malformed_manifest');
+    return { root, manifest: undefined, manifestError: message, instructions: manifestFile.text ?? '', files, skipped };
+  }
+}
+
+function readSkillFile(full: string, path: string): SkillFile {
+  // Skills are small and uploads are size-capped, so a file is read whole: its hash covers every byte.
+  const bytes = readFileSync(full);
+  const file: SkillFile = {
+    path, size: bytes.length, head: new Uint8Array(bytes.subarray(0, 64)), sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
+  if (bytes.length <= SKILL_LIMITS.maxTextBytes && isText(bytes)) file.text = bytes.toString('utf8');
+  return file;
+}
