@@ -7,6 +7,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerSetup } from './commands/setup.js';
+import { registerSkill } from './commands/skill.js';
 import { registerStart } from './commands/start.js';
 import { registerStatus } from './commands/status.js';
 
@@ -22,6 +23,7 @@ registerDoctor(program);
 registerSetup(program);
 registerAudit(program);
 registerProxy(program);
+registerSkill(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -67,6 +67,16 @@ export const OpenshellSection = Type.Object(
 
 export const FleetSection = Type.Object({ enabled: Type.Boolean({ default: false }) }, strict);
 
+export const ScannerSection = Type.Object(
+  {
+    /** Folders /v1/skill/fetch may package skills from (`~` is the home directory). */
+    skill_roots: Type.Array(Type.String({ minLength: 1 }), { default: ['~/.claude/skills'] }),
+    /** Folders /v1/skill/fetch may package plugins from. */
+    plugin_roots: Type.Array(Type.String({ minLength: 1 }), { default: ['~/.claude/plugins'] }),
+  },
+  strict,
+);
+
 export const LlmSection = Type.Object(
   {
     /** Upstream of /v1/chat/completions when a request names no X-Warden-Target-URL. */
@@ -102,6 +112,7 @@ export const ConfigSchema = Type.Object(
     guardrail: GuardrailSection,
     openshell: OpenshellSection,
     fleet: FleetSection,
+    scanner: ScannerSection,
     llm: LlmSection,
     llm_providers: LlmProvidersSection,
   },

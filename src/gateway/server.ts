@@ -12,6 +12,7 @@ import { connectorRoutes } from './routes/connectors.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
+import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
 
@@ -53,6 +54,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   auditRoutes(app, ctx);
   inspectRoutes(app, ctx);
   hookRoutes(app, ctx);
+  scanRoutes(app, ctx);
   await app.ready();
   return app;
 }

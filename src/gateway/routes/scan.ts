@@ -1,0 +1,102 @@
+// The sidecar's scanning routes (spec document 1, "Scanning, egress records, assets"): scan a local skill or
+// plugin folder, run the code scanner over a path, persist a scanner result, and package a skill as tar.gz.
+// Scans run in a small worker pool, created on first use, so hook traffic is never stuck behind a scan.
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { create as createTar } from 'tar';
+import Type from 'typebox';
+import { oneOf } from '../../config/schema.js';
+import { confinePath, PathRejected, rootForms } from '../../scanners/paths.js';
+import type { ScanOptions } from '../../scanners/types.js';
+import { ScanPool } from '../../skill-scanner/pool.js';
+import { ScanFlags } from '../../skill-scanner/schemas.js';
+import type { GatewayContext } from '../context.js';
+
+const Target = Type.String({ minLength: 1, maxLength: 4096, description: 'local path' });
+const ScanBody = Type.Object({ target: Target, ...ScanFlags }, { additionalProperties: false });
+const CodeBody = Type.Object({ path: Target, policy: ScanFlags.policy }, { additionalProperties: false });
+const ResultBody = Type.Object(
+  {
+    skill_name: Type.String({ minLength: 1, maxLength: 256 }),
+    is_safe: Type.Boolean(),
+    max_severity: Type.String({ maxLength: 16 }),
+    findings_count: Type.Optional(Type.Integer({ minimum: 0 })),
+    scan_id: Type.Optional(Type.String({ maxLength: 64 })),
+    target_type: Type.Optional(oneOf(['skill', 'plugin', 'mcp', 'code'] as const)),
+  },
+  { additionalProperties: true },
+);
+const FetchBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/\\\\\\0]+$' }), kind: Type.Optional(oneOf(['skill', 'plugin'] as const)) },
+  { additionalProperties: false },
+);
+
+const expandHome = (path: string) => (path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path);
+const AUDIT_SEVERITIES = new Set(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO']);
+
+export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  let pool: ScanPool | undefined;
+  const scanner = () => (pool ??= new ScanPool(2));
+  fastify.addHook('onClose', async () => pool?.close());
+
+  const scan = async (target: string, options: Partial<ScanOptions>) => {
+    const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env });
+    if (!outcome.ok) throw Object.assign(new Error(outcome.detail), { statusCode: outcome.status });
+    ctx.audit.append({
+      action: `scan-${outcome.result.is_safe ? 'safe' : 'unsafe'}`, target: outcome.result.skill_name, severity: outcome.result.max_severity === 'NONE' ? 'INFO' : outcome.result.max_severity,
+      details: `${outcome.result.findings_count} findings`, structured: { scan_id: outcome.result.scan_id, path: outcome.result.skill_path, max_severity: outcome.result.max_severity },
+    });
+    return outcome.result;
+  };
+
+  app.post('/v1/skill/scan', { schema: { body: ScanBody } }, async (request) => {
+    const { target, ...options } = request.body;
+    return scan(target, options);
+  });
+
+  // A plugin (skills, commands, agents, hooks, MCP config) has no SKILL.md of its own: every file is read.
+  app.post('/v1/plugin/scan', { schema: { body: ScanBody } }, async (request) => {
+    const { target, ...options } = request.body;
+    return scan(target, { ...options, lenient: true });
+  });
+
+  // The code scanner: the static and behavioral analyzers over the source files of any folder.
+  app.post('/api/v1/scan/code', { schema: { body: CodeBody } }, async (request) =>
+    scan(request.body.path, { lenient: true, use_behavioral: true, policy: request.body.policy ?? 'balanced' }),
+  );
+
+  app.post('/scan/result', { schema: { body: ResultBody } }, async (request) => {
+    const result = request.body;
+    ctx.audit.append({
+      action: `scan-result-${result.is_safe ? 'safe' : 'unsafe'}`,
+      target: result.skill_name,
+      severity: AUDIT_SEVERITIES.has(result.max_severity) ? (result.max_severity as 'INFO') : 'INFO',
+      details: result.findings_count === undefined ? undefined : `${result.findings_count} findings`,
+      structured: result,
+    });
+    return { status: 'ok' };
+  });
+
+  app.post('/v1/skill/fetch', { schema: { body: FetchBody } }, async (request, reply) => {
+    const { name, kind = 'skill' } = request.body;
+    const roots = (kind === 'plugin' ? ctx.settings.config.scanner.plugin_roots : ctx.settings.config.scanner.skill_roots).map(expandHome);
+    let directory: string | undefined;
+    for (const root of roots) {
+      try {
+        // Resolved (links included) and checked against the root: nothing outside it is ever packaged.
+        directory = confinePath(join(root, name), rootForms(root));
+        break;
+      } catch (err) {
+        if (!(err instanceof PathRejected)) throw err;
+        if (err.status === 403) return reply.code(403).send({ error: `${name} resolves outside the configured ${kind} roots` });
+      }
+    }
+    if (!directory) return reply.code(404).send({ error: `no ${kind} named ${name} under ${roots.join(', ')}` });
+    reply.header('content-type', 'application/gzip').header('content-disposition', `attachment; filename="${basename(directory)}.tar.gz"`);
+    // portable: no owner names or ids in the archive; symlinks are stored as links, never followed.
+    return reply.send(createTar({ gzip: true, cwd: join(directory, '..'), portable: true, follow: false }, [basename(directory)]));
+  });
+}

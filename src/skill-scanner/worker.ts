@@ -1,0 +1,38 @@
+// A scan in a worker thread (piscina): the server's event loop keeps answering while analyzers parse and
+// match. Errors come back as data, because error classes do not survive the trip between threads.
+import { PolicyError } from '../scanners/policy.js';
+import { PathRejected, allowedRoots, confinePath } from '../scanners/paths.js';
+import { scanSkill } from '../scanners/scan.js';
+import { SkillLoadError } from '../scanners/skill.js';
+import { AnalyzerUnavailable, type ScanOptions, type ScanResult } from '../scanners/types.js';
+
+export interface ScanTask {
+  directory: string;
+  options: Partial<ScanOptions>;
+  env: Record<string, string | undefined>;
+}
+
+export type ScanOutcome = { ok: true; result: ScanResult } | { ok: false; status: number; detail: string };
+
+export function outcomeOf(err: unknown): ScanOutcome {
+  if (err instanceof PathRejected) return { ok: false, status: err.status, detail: err.message };
+  if (err instanceof PolicyError || err instanceof AnalyzerUnavailable) return { ok: false, status: 400, detail: err.message };
+  if (err instanceof SkillLoadError) {
+    const status = err.kind === 'not_found' ? 404 : err.kind === 'malformed_manifest' ? 422 : 400;
+    return { ok: false, status, detail: err.message };
+  }
+  return { ok: false, status: 500, detail: 'scan failed' };
+}
+
+export async function runScan(task: ScanTask): Promise<ScanOutcome> {
+  try {
+    const roots = allowedRoots(task.env);
+    const directory = confinePath(task.directory, roots);
+    const result = await scanSkill(directory, task.options, { env: task.env, allowPath: (path) => void confinePath(path, roots) });
+    return { ok: true, result };
+  } catch (err) {
+    return outcomeOf(err);
+  }
+}
+
+export default runScan;

@@ -1,0 +1,80 @@
+// `warden skill scan` and `warden-skill-scanner` as real subprocesses.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../helpers/gateway.js';
+import { BENIGN_SKILL, MALICIOUS_SKILL, tempSkills, type TempSkills } from '../helpers/skills.js';
+
+const SCANNER_CLI = fileURLToPath(new URL('../../dist/cli/skill-scanner.js', import.meta.url));
+
+describe('warden skill scan', () => {
+  let skills: TempSkills;
+  before(() => {
+    skills = tempSkills();
+    skills.skill('release-notes', BENIGN_SKILL);
+    skills.skill('helpful-formatter', MALICIOUS_SKILL);
+  });
+  after(() => skills.remove());
+
+  test('one safe skill: exit 0 and a table naming it safe', async () => {
+    const result = await runCli(['skill', 'scan', join(skills.dir, 'release-notes')], process.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^SAFE\s+release-notes/m);
+  });
+
+  test('a folder of skills with one unsafe: exit 1, JSON lists both', async () => {
+    const result = await runCli(['skill', 'scan', skills.dir, '--format', 'json', '--use-behavioral'], process.env);
+    assert.equal(result.code, 1, result.stderr);
+    const report = JSON.parse(result.stdout) as { results: { skill_name: string; is_safe: boolean }[] };
+    assert.deepEqual(report.results.map((r) => [r.skill_name, r.is_safe]).sort(), [['helpful-formatter', false], ['release-notes', true]]);
+  });
+
+  test('SARIF 2.1.0 output for code scanning', async () => {
+    const out = join(skills.dir, 'report.sarif');
+    const result = await runCli(['skill', 'scan', join(skills.dir, 'helpful-formatter'), '--format', 'sarif', '-o', out], process.env);
+    assert.equal(result.code, 1);
+    const sarif = JSON.parse(readFileSync(out, 'utf8')) as { version: string; runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+    assert.equal(sarif.version, '2.1.0');
+    const run = sarif.runs[0]!;
+    assert.ok(run.results.length > 0);
+    assert.ok(run.results.every((r) => run.tool.driver.rules.some((rule) => rule.id === r.ruleId)), 'every result names a declared rule');
+    assert.ok(run.results.some((r) => r.level === 'error'));
+  });
+
+  test('a path that does not exist: exit 2 with a message', async () => {
+    const result = await runCli(['skill', 'scan', '/nonexistent/skills'], process.env);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /no such path/);
+  });
+});
+
+describe('warden-skill-scanner', () => {
+  test('starts on --port 0, prints its address, serves /health and stops on SIGTERM', async () => {
+    const proc = spawn(process.execPath, [SCANNER_CLI, '--host', '127.0.0.1', '--port', '0', '--workers', '1', '--log-level', 'warn'], { stdio: 'pipe' });
+    let stdout = '';
+    proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    try {
+      for (let i = 0; i < 200 && !/ready (\S+)/.test(stdout); i++) await new Promise((r) => setTimeout(r, 50));
+      const url = /ready (\S+)/.exec(stdout)?.[1];
+      assert.ok(url, `no ready line: ${stdout}`);
+      assert.equal(((await (await fetch(`${url}/health`)).json()) as { status: string }).status, 'healthy');
+      proc.kill('SIGTERM');
+      const [code] = await once(proc, 'exit');
+      assert.equal(code, 0);
+    } finally {
+      proc.kill('SIGKILL');
+    }
+  });
+
+  test('--help documents the flags and the environment', async () => {
+    const proc = spawn(process.execPath, [SCANNER_CLI, '--help'], { stdio: 'pipe' });
+    let stdout = '';
+    proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    await once(proc, 'exit');
+    for (const flag of ['--host', '--port', '--reload', '--workers', '--cors-origin', 'SKILL_SCANNER_LLM_API_KEY', 'SKILL_SCANNER_ALLOWED_ROOTS']) assert.ok(stdout.includes(flag), flag);
+  });
+});
