@@ -70,6 +70,29 @@ describe('warden-skill-scanner', () => {
     }
   });
 
+  test('--reload runs the server under a watcher and still stops on SIGTERM', async () => {
+    const proc = spawn(process.execPath, [SCANNER_CLI, '--reload', '--host', '127.0.0.1', '--port', '0', '--workers', '1', '--log-level', 'warn'], { stdio: 'pipe' });
+    let stdout = '';
+    proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    try {
+      for (let i = 0; i < 200 && !/ready (\S+)/.test(stdout); i++) await new Promise((r) => setTimeout(r, 50));
+      const url = /ready (\S+)/.exec(stdout)?.[1];
+      assert.ok(url, `no ready line: ${stdout}`);
+      assert.equal((await fetch(`${url}/health`)).status, 200);
+      proc.kill('SIGTERM');
+      await once(proc, 'exit');
+      // The watched server went down with it: nothing answers on its port any more.
+      let answered = true;
+      for (let i = 0; i < 40 && answered; i++) {
+        answered = await fetch(`${url}/health`).then(() => true, () => false);
+        if (answered) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal(answered, false);
+    } finally {
+      proc.kill('SIGKILL');
+    }
+  });
+
   test('--help documents the flags and the environment', async () => {
     const proc = spawn(process.execPath, [SCANNER_CLI, '--help'], { stdio: 'pipe' });
     let stdout = '';
