@@ -26,6 +26,9 @@ export interface ProxiedCall {
   chatRoute: boolean;
 }
 
+/** Events of one upstream read are inspected and sent in slices of about this many characters. */
+const RELAY_SLICE_CHARS = 4096;
+
 /** Answers larger than this are not buffered for inspection (502): nothing uninspected is passed on. */
 const MAX_BUFFERED_ANSWER = 64 * 1024 * 1024;
 
@@ -185,9 +188,21 @@ async function relayStream(
   res.flushHeaders();
   const decoder = new TextDecoder('utf-8');
   const relay = (events: FramedEvent[], last: boolean): boolean => {
-    let out = events.length > 0 ? guard.push(events).send : '';
-    if (last && !guard.blocked) out += guard.finish().send;
-    if (out !== '') res.write(out);
+    // A read can hold a whole answer: inspect and send it in slices, so the first tokens are not kept
+    // waiting for the inspection of the last ones.
+    let start = 0;
+    while (start < events.length && !guard.blocked) {
+      let end = start + 1;
+      let size = events[start]!.raw.length;
+      while (end < events.length && size + events[end]!.raw.length <= RELAY_SLICE_CHARS) size += events[end++]!.raw.length;
+      const out = guard.push(events.slice(start, end)).send;
+      if (out !== '') res.write(out);
+      start = end;
+    }
+    if (last && !guard.blocked) {
+      const out = guard.finish().send;
+      if (out !== '') res.write(out);
+    }
     return guard.blocked;
   };
   try {
