@@ -46,7 +46,11 @@ folders that scan paths must lie in).`)
     const { pino, destination } = await import('pino');
     const { buildScannerServer } = await import('../skill-scanner/server.js');
     const logger = pino({ level: options.logLevel }, destination({ fd: 2, sync: true }));
-    const { app } = await buildScannerServer({ env: process.env, version: VERSION, logger, workers: options.workers, corsOrigins: options.corsOrigin });
+    const { app } = await buildScannerServer({ env: process.env, host: options.host, version: VERSION, logger, workers: options.workers, corsOrigins: options.corsOrigin });
+    const { isLoopbackAddress } = await import('../config/bind.js');
+    if (!isLoopbackAddress(options.host) && !process.env.SKILL_SCANNER_ALLOWED_ROOTS) {
+      logger.warn({ host: options.host }, 'listening beyond loopback without SKILL_SCANNER_ALLOWED_ROOTS: any caller can have any readable folder scanned');
+    }
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address() as { address: string; port: number };
     const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;

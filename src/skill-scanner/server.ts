@@ -8,6 +8,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { isLoopbackAddress } from '../config/bind.js';
 import { BatchStore } from './batches.js';
 import type { ScannerContext } from './context.js';
 import { ScanPool } from './pool.js';
@@ -18,6 +19,8 @@ import { MAX_UPLOAD_BYTES, uploadRoutes } from './routes/upload.js';
 
 export interface ScannerOptions {
   env: Record<string, string | undefined>;
+  /** The address the server listens on: on loopback, requests must name a loopback Host (see below). */
+  host?: string;
   version: string;
   logger: FastifyBaseLogger | false;
   workers?: number;
@@ -40,6 +43,15 @@ export async function buildScannerServer(options: ScannerOptions): Promise<{ app
   const context: ScannerContext = { pool: new ScanPool(options.workers, true), batches: new BatchStore(), env: options.env, version: options.version };
   app.addHook('onClose', () => context.pool.close());
 
+  // The API has no authentication (spec document 3) and reads local paths. On loopback, a Host header naming
+  // anything but a loopback name is a DNS-rebinding attempt by a web page: refuse it.
+  if (options.host === undefined || isLoopbackAddress(options.host)) {
+    app.addHook('onRequest', (request, reply, done) => {
+      const host = (request.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+      if (host === '' || isLoopbackAddress(host)) return done();
+      void reply.code(400).send({ detail: 'unexpected Host header for a server bound to loopback' });
+    });
+  }
   if (options.corsOrigins && options.corsOrigins.length > 0) await app.register(cors, { origin: options.corsOrigins });
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 8192 } });
   await app.register(swagger, {

@@ -192,6 +192,24 @@ describe('skill scanner server options', () => {
     }
   });
 
+  test('bound to loopback, a request naming another Host (DNS rebinding) is refused', async () => {
+    const { request } = await import('node:http');
+    const server = await startServer();
+    try {
+      const status = (host: string) => new Promise<number>((resolve, reject) => {
+        request(`${server.url}/health`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject).end();
+      });
+      assert.equal(await status('attacker.example:8000'), 400);
+      assert.equal(await status('localhost:8000'), 200);
+      assert.equal(await status('127.0.0.1'), 200);
+    } finally {
+      await server.app.close();
+    }
+  });
+
   test('--cors-origin answers preflights for the listed origin only', async () => {
     const server = await startServer({}, ['https://app.example']);
     try {
