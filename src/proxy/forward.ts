@@ -3,6 +3,7 @@
 // provider's own format. Runs on the raw Node response (the route hijacks the reply) because a stream must
 // be flushed event by event and cut mid-way.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { NewAuditEvent } from '../audit/store.js';
 import { SEVERITY_RANK } from '../guardrail/thresholds.js';
@@ -27,7 +28,9 @@ export interface ProxiedCall {
 }
 
 /** Events of one upstream read are inspected and sent in slices of about this many characters. */
-const RELAY_SLICE_CHARS = 4096;
+const RELAY_SLICE_CHARS = 2048;
+/** A stream's headers wait this long for its first events before they are sent on their own. */
+const HEADERS_ALONE_AFTER_MS = 20;
 
 /** Answers larger than this are not buffered for inspection (502): nothing uninspected is passed on. */
 const MAX_BUFFERED_ANSWER = 64 * 1024 * 1024;
@@ -185,38 +188,44 @@ async function relayStream(
   const framer = /ndjson/i.test(contentType) ? ndjsonFramer() : sseFramer();
   const guard = new StreamGuard(ctx.inspection, format.streamDecoder(view), format.streamDecoder(view), ctx.config.guardrail.mode === 'action');
   res.writeHead(upstream.statusCode, { ...relayHeaders(upstream), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  res.flushHeaders();
+  // The headers normally leave with the first events (one write, one wake-up of the agent); if the model
+  // is slow to start, they are sent on their own so the agent's client sees the stream open.
+  const headersTimer = setTimeout(() => res.flushHeaders(), HEADERS_ALONE_AFTER_MS);
+  res.once('close', () => clearTimeout(headersTimer));
   const decoder = new TextDecoder('utf-8');
-  const relay = (events: FramedEvent[], last: boolean): boolean => {
+  const send = (out: string) => {
+    if (out === '') return;
+    clearTimeout(headersTimer);
+    res.write(out);
+  };
+  const relay = async (events: FramedEvent[], last: boolean): Promise<boolean> => {
     // A read can hold a whole answer: inspect and send it in slices, so the first tokens are not kept
-    // waiting for the inspection of the last ones.
+    // waiting for the inspection of the last ones. Node sends what was written in one tick together, so
+    // the loop yields between slices to let each one leave.
     let start = 0;
     while (start < events.length && !guard.blocked) {
+      if (start > 0) await yieldToEventLoop();
       let end = start + 1;
       let size = events[start]!.raw.length;
       while (end < events.length && size + events[end]!.raw.length <= RELAY_SLICE_CHARS) size += events[end++]!.raw.length;
-      const out = guard.push(events.slice(start, end)).send;
-      if (out !== '') res.write(out);
+      send(guard.push(events.slice(start, end)).send);
       start = end;
     }
-    if (last && !guard.blocked) {
-      const out = guard.finish().send;
-      if (out !== '') res.write(out);
-    }
+    if (last && !guard.blocked) send(guard.finish().send);
     return guard.blocked;
   };
   try {
     for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
       // Cut: leaving the loop destroys the body; the abort below closes the upstream socket.
-      if (relay(framer.push(decoder.decode(chunk, { stream: true })), false)) break;
+      if (await relay(framer.push(decoder.decode(chunk, { stream: true })), false)) break;
     }
     if (guard.blocked) abort.abort(); // stop the generation upstream
-    else relay(framer.push(decoder.decode()).concat(framer.flush()), true);
+    else await relay(framer.push(decoder.decode()).concat(framer.flush()), true);
   } catch (err) {
     if (res.destroyed) throw err;
     // The upstream broke off mid-answer: pass on what has been inspected, then end the stream.
     ctx.logger.warn({ err: (err as Error).message }, 'upstream stream ended with an error');
-    relay(framer.flush(), true);
+    await relay(framer.flush(), true);
   }
   res.end();
   return { decision: guard.decision(), blocked: guard.blocked };

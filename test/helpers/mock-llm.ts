@@ -14,7 +14,7 @@ export interface ReceivedRequest {
 export type MockReply =
   | { kind: 'json'; status?: number; body: unknown; headers?: Record<string, string> }
   /** Raw stream pieces written one by one (`delayMs` apart), then the end. */
-  | { kind: 'stream'; pieces: string[]; delayMs?: number; contentType?: string; holdOpen?: boolean }
+  | { kind: 'stream'; pieces: string[]; delayMs?: number; startDelayMs?: number; contentType?: string; holdOpen?: boolean }
   /** Never answers (for timeouts). */
   | { kind: 'hang' };
 
@@ -99,12 +99,14 @@ export async function startMockLlm(): Promise<MockLlm> {
       return;
     }
     res.writeHead(200, { 'content-type': reply.contentType ?? 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
     let finished = false;
     res.on('close', () => {
       if (finished) return;
       mock.cancelledStreams++;
       for (const resolve of waiters.splice(0)) resolve();
     });
+    if (reply.startDelayMs) await new Promise((r) => setTimeout(r, reply.startDelayMs));
     for (const piece of reply.pieces) {
       if (res.destroyed) return;
       res.write(piece);

@@ -122,6 +122,19 @@ describe('chat completions (action mode)', () => {
     assert.equal(text, pieces.join(''));
   });
 
+  test('a model slow to start: the stream opens (headers) before its first token', async () => {
+    fixture.openai.replies.push({ kind: 'stream', pieces: openAIStream(['late']), startDelayMs: 600 });
+    const started = performance.now();
+    const response = await fetch(`${fixture.proxy}/v1/chat/completions`, {
+      method: 'POST', headers: { ...fixture.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-mock', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const opened = performance.now() - started;
+    assert.equal(response.headers.get('content-type'), 'text/event-stream');
+    assert.ok(opened < 400, `headers after ${opened.toFixed(0)} ms`);
+    assert.match(await response.text(), /late/);
+  });
+
   test('the SDK reads a streamed answer through the proxy', async () => {
     fixture.openai.replies.push({ kind: 'stream', pieces: openAIStream(['Hello', ', ', 'world']) });
     const stream = await client.chat.completions.create({ model: 'gpt-mock', stream: true, messages: [{ role: 'user', content: 'hi' }] });
