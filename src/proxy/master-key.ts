@@ -1,10 +1,10 @@
 // The proxy master key (DESIGN.md section 4): `sk-warden-` + hex of PBKDF2-SHA256 over $WARDEN_HOME/device.key
 // (100,000 rounds, 32 bytes). Agents that can only set an OpenAI-style API key authenticate to the proxy with
 // it. device.key is created on first use: 32 random bytes as hex, owner-only.
-import { lstatSync, linkSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { pbkdf2, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { readOrCreateSecretFile } from '../util/secret-file.js';
 
 const ROUNDS = 100_000;
 const KEY_BYTES = 32;
@@ -16,23 +16,7 @@ const pbkdf2Async = promisify(pbkdf2);
 
 /** Reads device.key, creating it when absent. Refuses anything but a regular file (no symlink tricks). */
 export function readOrCreateDeviceKey(path: string): Buffer {
-  try {
-    return readDeviceKey(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  // Write a complete temp file, then hard-link it into place: link fails if another process won the race,
-  // and nobody ever sees a half-written key.
-  const temp = `${path}.${randomBytes(6).toString('hex')}.new`;
-  writeFileAtomic(temp, randomBytes(KEY_BYTES).toString('hex'), 0o600);
-  try {
-    linkSync(temp, path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    rmSync(temp, { force: true });
-  }
-  return readDeviceKey(path);
+  return readOrCreateSecretFile(path, readDeviceKey, () => randomBytes(KEY_BYTES).toString('hex'));
 }
 
 function readDeviceKey(path: string): Buffer {

@@ -1,0 +1,153 @@
+// The SQLite fleet store ($WARDEN_HOME/fleet.db, WAL). Version and sequence assignment happen inside
+// immediate transactions, so two pushes to one fleet can never take the same wire version or sequence.
+import Database from 'better-sqlite3';
+import { formatCompositeId, type DeviceAddress } from '../ids.js';
+import { FLEET_MIGRATIONS } from './migrations.js';
+import {
+  EMERGENCY_PAGE, MAX_POLICY_VERSION, type DeviceRecord, type EmergencyEntry, type FleetStore, type PolicyVersion,
+  type Registration, type RegisterOutcome, type StoredDevice,
+} from './types.js';
+
+interface DeviceRow extends Omit<DeviceRecord, 'device_id'> {
+  composite_id: string;
+  sealed_key: Buffer | null;
+  decommissioned_at: string | null;
+}
+
+const toStored = (row: DeviceRow): StoredDevice => {
+  const { composite_id, sealed_key, decommissioned_at, ...rest } = row;
+  return { device_id: composite_id, ...rest, sealed_key: sealed_key ?? Buffer.alloc(0), decommissioned: decommissioned_at !== null };
+};
+/** The API's view: no key material, no tombstone. */
+const toRecord = (row: DeviceRow): DeviceRecord => {
+  const record: Partial<StoredDevice> = toStored(row);
+  delete record.sealed_key;
+  delete record.decommissioned;
+  return record as DeviceRecord;
+};
+
+interface PolicyRow extends Omit<PolicyVersion, 'distributed'> {
+  distributed: number;
+}
+const toPolicy = (row: PolicyRow): PolicyVersion => ({ ...row, distributed: row.distributed === 1 });
+
+export class SqliteFleetStore implements FleetStore {
+  private readonly db: Database.Database;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    const current = this.db.pragma('user_version', { simple: true }) as number;
+    if (current > FLEET_MIGRATIONS.length) {
+      this.db.close();
+      throw new Error(`fleet database schema version ${current} is newer than this Warden supports; upgrade Warden`);
+    }
+    for (let version = current; version < FLEET_MIGRATIONS.length; version++) {
+      this.db.transaction(() => {
+        this.db.exec(FLEET_MIGRATIONS[version]!);
+        this.db.pragma(`user_version = ${version + 1}`);
+      })();
+    }
+  }
+
+  private row(address: DeviceAddress): DeviceRow | undefined {
+    return this.db.prepare('SELECT * FROM devices WHERE composite_id = ?').get(formatCompositeId(address)) as DeviceRow | undefined;
+  }
+
+  async getDevice(address: DeviceAddress): Promise<StoredDevice | undefined> {
+    const row = this.row(address);
+    return row ? toStored(row) : undefined;
+  }
+
+  async listDevices(tenantId?: number): Promise<DeviceRecord[]> {
+    const sql = `SELECT * FROM devices WHERE decommissioned_at IS NULL${tenantId === undefined ? '' : ' AND tenant_id = ?'} ORDER BY tenant_id, fleet_id, composite_id`;
+    const rows = (tenantId === undefined ? this.db.prepare(sql).all() : this.db.prepare(sql).all(tenantId)) as DeviceRow[];
+    return rows.map(toRecord);
+  }
+
+  async register(device: Registration, sealedKey: Buffer, forceReregister: boolean): Promise<{ outcome: RegisterOutcome; device?: StoredDevice }> {
+    const id = formatCompositeId(device);
+    const now = new Date().toISOString();
+    const outcome = this.db.transaction((): RegisterOutcome => {
+      const existing = this.row(device);
+      if (existing?.decommissioned_at && !forceReregister) return 'decommissioned';
+      if (!existing) {
+        this.db.prepare(`INSERT INTO devices (composite_id, tenant_id, fleet_id, hw_profile, fw_version, policy_version, capabilities, registered_at, sealed_key)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, device.tenant_id, device.fleet_id, device.hw_profile ?? '', device.fw_version ?? '', device.policy_version ?? 0, device.capabilities ?? 0, now, sealedKey);
+        return 'created';
+      }
+      // Re-registration: a new key replaces the old one; supplied fields update the record.
+      this.db.prepare(`UPDATE devices SET sealed_key = ?, decommissioned_at = NULL,
+          hw_profile = COALESCE(?, hw_profile), fw_version = COALESCE(?, fw_version),
+          policy_version = COALESCE(?, policy_version), capabilities = COALESCE(?, capabilities)
+        WHERE composite_id = ?`).run(sealedKey, device.hw_profile ?? null, device.fw_version ?? null, device.policy_version ?? null, device.capabilities ?? null, id);
+      return existing.decommissioned_at ? 'reenabled' : 'replaced';
+    }).immediate();
+    return { outcome, device: outcome === 'decommissioned' ? undefined : await this.getDevice(device) };
+  }
+
+  async replaceKey(address: DeviceAddress, sealedKey: Buffer): Promise<boolean> {
+    const result = this.db.prepare('UPDATE devices SET sealed_key = ? WHERE composite_id = ? AND decommissioned_at IS NULL').run(sealedKey, formatCompositeId(address));
+    return result.changes === 1;
+  }
+
+  async decommission(address: DeviceAddress): Promise<boolean> {
+    const result = this.db.prepare('UPDATE devices SET sealed_key = NULL, decommissioned_at = ? WHERE composite_id = ? AND decommissioned_at IS NULL')
+      .run(new Date().toISOString(), formatCompositeId(address));
+    return result.changes === 1;
+  }
+
+  async addPolicyVersion(entry: Omit<PolicyVersion, 'version' | 'created_at' | 'distributed'>): Promise<number | undefined> {
+    return this.db.transaction((): number | undefined => {
+      const { latest } = this.db.prepare('SELECT MAX(version) AS latest FROM policy_versions WHERE tenant_id = ? AND fleet_id = ?')
+        .get(entry.tenant_id, entry.fleet_id) as { latest: number | null };
+      const version = (latest ?? 0) + 1;
+      if (version > MAX_POLICY_VERSION) return undefined;
+      this.db.prepare('INSERT INTO policy_versions (tenant_id, fleet_id, version, profile, policy_bin, signature, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(entry.tenant_id, entry.fleet_id, version, entry.profile, entry.policy_bin, entry.signature, new Date().toISOString());
+      return version;
+    }).immediate();
+  }
+
+  async markDistributed(tenantId: number, fleetId: number, version: number): Promise<void> {
+    this.db.prepare('UPDATE policy_versions SET distributed = 1 WHERE tenant_id = ? AND fleet_id = ? AND version = ?').run(tenantId, fleetId, version);
+  }
+
+  async listPolicyVersions(tenantId: number, fleetId: number): Promise<PolicyVersion[]> {
+    const rows = this.db.prepare(`SELECT tenant_id, fleet_id, version, profile, NULL AS policy_bin, NULL AS signature, created_at, distributed
+      FROM policy_versions WHERE tenant_id = ? AND fleet_id = ? ORDER BY version DESC`).all(tenantId, fleetId) as PolicyRow[];
+    return rows.map(toPolicy);
+  }
+
+  async latestPolicy(tenantId: number, fleetId: number): Promise<PolicyVersion | undefined> {
+    const row = this.db.prepare('SELECT * FROM policy_versions WHERE tenant_id = ? AND fleet_id = ? ORDER BY version DESC LIMIT 1').get(tenantId, fleetId) as PolicyRow | undefined;
+    return row ? toPolicy(row) : undefined;
+  }
+
+  async appendEmergency(tenantId: number, fleetId: number, command: string, frameFor: (sequence: number) => Buffer): Promise<EmergencyEntry> {
+    return this.db.transaction((): EmergencyEntry => {
+      const { latest } = this.db.prepare('SELECT MAX(sequence) AS latest FROM emergency_history WHERE tenant_id = ? AND fleet_id = ?')
+        .get(tenantId, fleetId) as { latest: number | null };
+      const entry: EmergencyEntry = { tenant_id: tenantId, fleet_id: fleetId, sequence: (latest ?? 0) + 1, command, frame: Buffer.alloc(0), created_at: new Date().toISOString() };
+      entry.frame = frameFor(entry.sequence);
+      this.db.prepare('INSERT INTO emergency_history (tenant_id, fleet_id, sequence, command, frame, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(tenantId, fleetId, entry.sequence, command, entry.frame, entry.created_at);
+      return entry;
+    }).immediate();
+  }
+
+  async emergencyAfter(tenantId: number, fleetId: number, sequence: number): Promise<EmergencyEntry[]> {
+    return this.db.prepare('SELECT * FROM emergency_history WHERE tenant_id = ? AND fleet_id = ? AND sequence > ? ORDER BY sequence LIMIT ?')
+      .all(tenantId, fleetId, sequence, EMERGENCY_PAGE) as EmergencyEntry[];
+  }
+
+  async fleets(): Promise<{ tenant_id: number; fleet_id: number }[]> {
+    return this.db.prepare('SELECT DISTINCT tenant_id, fleet_id FROM devices WHERE decommissioned_at IS NULL ORDER BY tenant_id, fleet_id').all() as { tenant_id: number; fleet_id: number }[];
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
