@@ -47,6 +47,16 @@ export class AuditStore {
     this.enqueue({ event: event.timestamp ? event : { ...event, timestamp: new Date().toISOString() } });
   }
 
+  /**
+   * Appends and commits at once (with everything queued before it): for records that must be durable before
+   * the change they describe is made, such as a credential change. Throws when the write fails.
+   */
+  appendDurably(event: NewAuditEvent): void {
+    this.append(event);
+    const error = this.commit();
+    if (error) throw error;
+  }
+
   appendEgress(record: NewEgressRecord): void {
     this.enqueue({ egress: record.timestamp ? record : { ...record, timestamp: new Date().toISOString() } });
   }

@@ -11,6 +11,10 @@ export interface WardenPaths {
   auditDb: string;
   /** Random secret the proxy master key is derived from. */
   deviceKey: string;
+  /** Device fleet state (fleet.enabled). */
+  fleetDb: string;
+  /** Vault key sealing device keys in fleet.db. */
+  fleetVaultKey: string;
   /** Ordered-chain state (masks and fingerprints, never commands). */
   chainsDb: string;
   pidFile: string;
@@ -28,6 +32,8 @@ export function wardenPaths(env: NodeJS.ProcessEnv = process.env): WardenPaths {
     dotenv: join(home, '.env'),
     auditDb: join(home, 'audit.db'),
     deviceKey: join(home, 'device.key'),
+    fleetDb: join(home, 'fleet.db'),
+    fleetVaultKey: join(home, 'fleet.key'),
     chainsDb: join(home, 'chains.db'),
     pidFile: join(home, 'gateway.json'),
     hooksDir: join(home, 'hooks'),

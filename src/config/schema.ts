@@ -65,7 +65,16 @@ export const OpenshellSection = Type.Object(
   strict,
 );
 
-export const FleetSection = Type.Object({ enabled: Type.Boolean({ default: false }) }, strict);
+export const FleetSection = Type.Object(
+  {
+    enabled: Type.Boolean({ default: false }),
+    /** Tenant-scoped API tokens: `{"<tenant_id>": "<token>"}` (WARDEN_FLEET_TENANT_TOKENS wins per tenant). */
+    tenant_tokens: Type.Record(Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' }), Type.String({ minLength: 16 }), { default: {} }),
+    /** A TLS-terminating proxy sits in front of a non-loopback sidecar, so keys may be delivered over it. */
+    trusted_tls_proxy: Type.Boolean({ default: false }),
+  },
+  strict,
+);
 
 export const ScannerSection = Type.Object(
   {

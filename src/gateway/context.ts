@@ -4,6 +4,7 @@ import type { AuditStore } from '../audit/store.js';
 import type { HookInspector } from '../connectors/hook-inspection.js';
 import type { HookTokens } from '../connectors/hook-tokens.js';
 import type { Inspector } from '../guardrail/inspector.js';
+import type { FleetContext } from '../fleet/context.js';
 import type { HealthRegistry } from './health.js';
 
 export interface GatewayContext {
@@ -15,4 +16,6 @@ export interface GatewayContext {
   hookTokens: HookTokens;
   version: string;
   startedAt: Date;
+  /** Present when fleet.enabled. */
+  fleet?: FleetContext;
 }

@@ -23,6 +23,7 @@ import { buildProxy } from '../proxy/server.js';
 import { Upstream } from '../proxy/upstream.js';
 import { VERSION } from '../version.js';
 import type { GatewayContext } from './context.js';
+import { openFleet } from '../fleet/context.js';
 import { HealthRegistry } from './health.js';
 import { removeProcessInfoIfOurs, writeProcessInfo } from './process-record.js';
 import { reportSandboxHealth } from './sandbox-health.js';
@@ -80,6 +81,7 @@ interface Listeners {
   audit: AuditStore;
   chainsDb: Database.Database;
   upstream: Upstream;
+  ctx: GatewayContext;
   sidecarUrl: string;
   proxyUrl: string;
 }
@@ -101,6 +103,12 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
   try {
+    if (config.fleet.enabled) {
+      ctx.fleet = openFleet(
+        { dbPath: paths.fleetDb, vaultKeyPath: paths.fleetVaultKey, tenantTokens: config.fleet.tenant_tokens, trustedTlsProxy: config.fleet.trusted_tls_proxy },
+        settings.env, audit,
+      );
+    }
     const bind = sidecarBindAddress(config);
     if (!isLoopbackAddress(bind)) {
       logger.warn({ bind }, 'sidecar API bound to a non-loopback address: the authenticated API is reachable from the network');
@@ -118,11 +126,12 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
     await proxy.listen({ host: config.guardrail.host, port: config.guardrail.port });
     health.set('guardrail_proxy', 'running', { details: { mode: config.guardrail.mode } });
     const urlOf = (app: FastifyInstance, host: string) => httpUrl(connectAddress(host), (app.server.address() as { port: number }).port);
-    return { sidecar, proxy, audit, chainsDb, upstream, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
+    return { sidecar, proxy, audit, chainsDb, upstream, ctx, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
   } catch (err) {
     await sidecar?.close();
     await proxy?.close();
     await upstream.close();
+    await ctx.fleet?.store.close();
     await audit.close();
     chainsDb.close();
     throw err;
@@ -133,6 +142,7 @@ async function close(listeners: Listeners): Promise<void> {
   // Stop accepting, let in-flight requests finish, then flush and close the audit store.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
+  await listeners.ctx.fleet?.store.close();
   await listeners.audit.close();
   listeners.chainsDb.close();
 }

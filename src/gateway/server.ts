@@ -9,6 +9,7 @@ import { installErrorHandling } from './plugins/errors.js';
 import { installBodyLimits, ORDINARY_BODY_LIMIT } from './plugins/limits.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
@@ -39,8 +40,10 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     reply.header('x-request-id', request.id);
     done();
   });
+  // The fleet API, when mounted, authenticates with its own tokens (spec document 2).
   const isPublic = (r: { method: string; url: string }) =>
-    (r.method === 'GET' || r.method === 'HEAD') && (r.url === '/health' || r.url.startsWith('/health?'));
+    ((r.method === 'GET' || r.method === 'HEAD') && (r.url === '/health' || r.url.startsWith('/health?'))) ||
+    (ctx.fleet !== undefined && r.url.startsWith(`${FLEET_PREFIX}/`));
   installAuth(app, ctx.settings.token?.token, isPublic, ctx.hookTokens);
   installCsrfGuard(app);
   // Hook and inspect routes share one per-IP budget (spec "Limits"); loopback callers are exempt.
@@ -55,6 +58,8 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   inspectRoutes(app, ctx);
   hookRoutes(app, ctx);
   scanRoutes(app, ctx);
+  const fleet = ctx.fleet;
+  if (fleet) await app.register(async (instance) => fleetRoutes(instance, fleet), { prefix: FLEET_PREFIX });
   await app.ready();
   return app;
 }

@@ -1,0 +1,114 @@
+// /api/v1/fleet (spec document 2), mounted only when fleet.enabled: its own bearer tokens (admin or tenant),
+// tenant scoping on every route, and the device registration and key routes. Thin: the work is in src/fleet.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { isLoopbackAddress } from '../../config/bind.js';
+import type { FleetCaller } from '../../fleet/auth.js';
+import type { FleetContext } from '../../fleet/context.js';
+import { FleetUnavailable } from '../../fleet/devices.js';
+import { parseCompositeId, type DeviceAddress } from '../../fleet/ids.js';
+import { bearerValue } from '../../proxy/auth.js';
+
+export const FLEET_PREFIX = '/api/v1/fleet';
+
+const U16 = Type.Integer({ minimum: 0, maximum: 0xffff });
+const Address = { tenant_id: U16, fleet_id: U16, device_id: Type.Integer({ minimum: 1, maximum: 0xffffffff }) };
+const RegisterBody = Type.Object(
+  {
+    ...Address,
+    hw_profile: Type.Optional(Type.String({ maxLength: 128 })),
+    fw_version: Type.Optional(Type.String({ maxLength: 64 })),
+    policy_version: Type.Optional(U16),
+    capabilities: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xff })),
+    force_reregister: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+const BatchBody = Type.Object({ devices: Type.Array(Type.Object(Address, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 }) }, { additionalProperties: false });
+const IdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    fleetCaller?: FleetCaller;
+  }
+}
+
+const mayReach = (caller: FleetCaller, tenantId: number) => caller.role === 'admin' || caller.tenant_id === tenantId;
+const actorOf = (caller: FleetCaller) => (caller.role === 'admin' ? 'fleet-admin' : `fleet-tenant-${caller.tenant_id}`);
+
+export function fleetRoutes(fastify: FastifyInstance, fleet: FleetContext): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const caller = fleet.auth.identify(bearerValue(request.headers.authorization));
+    if (!caller) return void reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'missing or invalid fleet API token' });
+    request.fleetCaller = caller;
+    done();
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
+    if (error instanceof FleetUnavailable) return reply.code(503).send({ error: 'fleet store or credential audit unavailable; nothing was changed, retry later' });
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    return reply.code(status).send({ error: status === 500 ? 'internal error' : error.validation ? 'invalid request' : error.message, ...(error.validation ? { detail: error.message } : {}) });
+  });
+
+  /** Keys are secrets: they travel in clear over plain HTTP only on loopback, unless TLS is terminated before us. */
+  const keyChannelRefused = (request: FastifyRequest, reply: FastifyReply) => {
+    if (fleet.trustedTlsProxy || isLoopbackAddress(request.socket.localAddress ?? '')) return false;
+    void reply.code(403).send({ error: 'device keys are not delivered over plain HTTP beyond loopback', detail: 'serve the API behind TLS and set fleet.trusted_tls_proxy' });
+    return true;
+  };
+  const deviceParam = (id: string, caller: FleetCaller, reply: FastifyReply): DeviceAddress | undefined => {
+    const address = parseCompositeId(id);
+    if (!address) return void reply.code(400).send({ error: 'invalid device id: a decimal uint64 composite id is expected' });
+    if (!mayReach(caller, address.tenant_id)) return void reply.code(403).send({ error: 'token not authorized for this tenant' });
+    return address;
+  };
+
+  app.get('/devices', async (request) => {
+    const caller = request.fleetCaller!;
+    const devices = await fleet.devices.list(caller.role === 'tenant' ? caller.tenant_id : undefined);
+    const count = (status: string) => devices.filter((d) => d.status === status).length;
+    return { devices, summary: { total: devices.length, online: count('online'), offline: count('offline'), degraded: count('degraded'), lockdown: count('lockdown') } };
+  });
+
+  app.post('/devices', { schema: { body: RegisterBody } }, async (request, reply) => {
+    if (!mayReach(request.fleetCaller!, request.body.tenant_id)) return reply.code(403).send({ error: 'token not authorized for this tenant' });
+    if (keyChannelRefused(request, reply)) return reply;
+    const result = await fleet.devices.register(request.body, actorOf(request.fleetCaller!));
+    if (result.status === 409) return reply.code(409).send({ error: result.error });
+    return reply.code(result.status).send({ device: result.device, device_key: result.device_key });
+  });
+
+  app.get('/devices/:id', { schema: { params: IdParams } }, async (request, reply) => {
+    const address = deviceParam(request.params.id, request.fleetCaller!, reply);
+    if (!address) return reply;
+    const device = await fleet.devices.get(address);
+    return device ?? reply.code(404).send({ error: 'device not found' });
+  });
+
+  app.post('/devices/:id/rotate-key', { schema: { params: IdParams } }, async (request, reply) => {
+    const address = deviceParam(request.params.id, request.fleetCaller!, reply);
+    if (!address) return reply;
+    if (keyChannelRefused(request, reply)) return reply;
+    const result = await fleet.devices.rotateKey(address, actorOf(request.fleetCaller!));
+    if (result.status !== 200) {
+      if (result.status === 429) reply.header('retry-after', '60');
+      return reply.code(result.status).send({ error: result.error });
+    }
+    return { device_id: result.device_id, device_key: result.device_key, status: 'rotated' };
+  });
+
+  app.post('/token/rotate', async (request, reply) => {
+    if (request.fleetCaller!.role !== 'admin') return reply.code(403).send({ error: 'admin token required' });
+    const token = fleet.auth.rotate();
+    if (!token) return reply.code(429).header('retry-after', '60').send({ error: 'the API token can be rotated once per minute' });
+    return { token, note: 'in memory only: update WARDEN_FLEET_API_TOKEN before the next restart' };
+  });
+
+  app.post('/devices/decommission-batch', { schema: { body: BatchBody } }, async (request, reply) => {
+    const caller = request.fleetCaller!;
+    const result = await fleet.devices.decommissionBatch(request.body.devices, (a) => mayReach(caller, a.tenant_id), actorOf(caller));
+    return reply.code(result.status).send(result.body);
+  });
+}
