@@ -8,6 +8,8 @@ import type { FleetCaller } from '../../fleet/auth.js';
 import type { FleetContext } from '../../fleet/context.js';
 import { FleetUnavailable } from '../../fleet/devices.js';
 import { parseCompositeId, type DeviceAddress } from '../../fleet/ids.js';
+import { compilePolicy, PolicyCompileError } from '../../fleet/policy/compile.js';
+import { isProfile, PROFILE_LIMITS } from '../../fleet/policy/schema.js';
 import { bearerValue } from '../../proxy/auth.js';
 
 export const FLEET_PREFIX = '/api/v1/fleet';
@@ -27,6 +29,10 @@ const RegisterBody = Type.Object(
 );
 const BatchBody = Type.Object({ devices: Type.Array(Type.Object(Address, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 }) }, { additionalProperties: false });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+const SimulateBody = Type.Object(
+  { policy_yaml: Type.String({ minLength: 1, maxLength: 512 * 1024 }), profile: Type.Optional(Type.String({ maxLength: 32 })) },
+  { additionalProperties: false },
+);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -104,6 +110,25 @@ export function fleetRoutes(fastify: FastifyInstance, fleet: FleetContext): void
     const token = fleet.auth.rotate();
     if (!token) return reply.code(429).header('retry-after', '60').send({ error: 'the API token can be rotated once per minute' });
     return { token, note: 'in memory only: update WARDEN_FLEET_API_TOKEN before the next restart' };
+  });
+
+  app.post('/policy/simulate', { schema: { body: SimulateBody } }, async (request, reply) => {
+    const profile = request.body.profile ?? 'standard';
+    if (!isProfile(profile)) return reply.code(400).send({ error: `unsupported profile "${profile}"`, detail: `use one of ${Object.keys(PROFILE_LIMITS).join(', ')}` });
+    let compiled;
+    try {
+      compiled = compilePolicy(request.body.policy_yaml);
+    } catch (err) {
+      if (err instanceof PolicyCompileError) return reply.code(422).send({ error: 'policy cannot be compiled', detail: err.message });
+      throw err;
+    }
+    return {
+      blob_size: compiled.blob.length,
+      payload_len: compiled.payloadLength,
+      canary_baseline: compiled.canaryBaseline,
+      fits_target_profile: compiled.blob.length <= PROFILE_LIMITS[profile],
+      status: 'simulated',
+    };
   });
 
   app.post('/devices/decommission-batch', { schema: { body: BatchBody } }, async (request, reply) => {
