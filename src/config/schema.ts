@@ -72,6 +72,16 @@ export const FleetSection = Type.Object(
     tenant_tokens: Type.Record(Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' }), Type.String({ minLength: 16 }), { default: {} }),
     /** A TLS-terminating proxy sits in front of a non-loopback sidecar, so keys may be delivered over it. */
     trusted_tls_proxy: Type.Boolean({ default: false }),
+    mqtt: Type.Object(
+      {
+        /** An external broker (`mqtt://host:1883`, `mqtts://…`); empty: the embedded broker. */
+        url: Type.String({ default: '', pattern: '^(|mqtts?://.+)$' }),
+        /** Start an embedded broker on 127.0.0.1 when no url is set. */
+        embedded: Type.Boolean({ default: true }),
+        embedded_port: Port(1883),
+      },
+      strict,
+    ),
   },
   strict,
 );

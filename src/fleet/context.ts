@@ -2,6 +2,7 @@
 import { FleetAuth, parseTenantTokens } from './auth.js';
 import { FleetDevices, type DurableAudit } from './devices.js';
 import { KeyVault } from './key-vault.js';
+import { FleetMqtt } from './mqtt.js';
 import { SqliteFleetStore } from './store/sqlite.js';
 import type { FleetStore } from './store/types.js';
 
@@ -9,22 +10,54 @@ export interface FleetContext {
   auth: FleetAuth;
   devices: FleetDevices;
   store: FleetStore;
+  /** Undefined when no broker is configured and embedding is off (publishing routes: 503). */
+  mqtt: FleetMqtt | undefined;
+  /** WARDEN_OTA_HMAC_KEY; undefined: the policy service is not configured (push: 501). */
+  otaKey: Buffer | undefined;
   /** Keys may be delivered over a non-loopback listener only behind a trusted TLS proxy. */
   trustedTlsProxy: boolean;
+  close(): Promise<void>;
 }
 
-export function openFleet(
-  options: { dbPath: string; vaultKeyPath: string; tenantTokens: Record<string, string>; trustedTlsProxy: boolean },
-  env: Record<string, string | undefined>,
-  audit: DurableAudit,
-): FleetContext {
+export interface FleetOptions {
+  dbPath: string;
+  vaultKeyPath: string;
+  tenantTokens: Record<string, string>;
+  trustedTlsProxy: boolean;
+  mqtt: { url: string; embedded: boolean; embedded_port: number };
+}
+
+/** A 32-byte secret given as 64 hex digits, or undefined when the variable is unset. */
+export function hexSecret(env: Record<string, string | undefined>, name: string): Buffer | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  if (!/^[0-9a-f]{64}$/i.test(value)) throw new Error(`${name} must be 64 hex digits (32 bytes)`);
+  return Buffer.from(value, 'hex');
+}
+
+export async function openFleet(options: FleetOptions, env: Record<string, string | undefined>, audit: DurableAudit): Promise<FleetContext> {
   const tenants = new Map<number, string>(Object.entries(options.tenantTokens).map(([tenant, token]) => [Number(tenant), token]));
   for (const [tenant, token] of parseTenantTokens(env.WARDEN_FLEET_TENANT_TOKENS)) tenants.set(tenant, token);
+  const otaKey = hexSecret(env, 'WARDEN_OTA_HMAC_KEY');
+  const vault = KeyVault.open(options.vaultKeyPath, env);
   const store = new SqliteFleetStore(options.dbPath);
+  let mqtt: FleetMqtt | undefined;
+  try {
+    mqtt = await FleetMqtt.start({ url: options.mqtt.url, embedded: options.mqtt.embedded, embeddedPort: options.mqtt.embedded_port });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   return {
     auth: new FleetAuth(env.WARDEN_FLEET_API_TOKEN || undefined, tenants),
-    devices: new FleetDevices(store, KeyVault.open(options.vaultKeyPath, env), audit),
+    devices: new FleetDevices(store, vault, audit),
     store,
+    mqtt,
+    otaKey,
     trustedTlsProxy: options.trustedTlsProxy,
+    async close() {
+      await mqtt?.close();
+      await store.close();
+    },
   };
 }

@@ -33,6 +33,8 @@ export interface RunningGateway {
   readonly sidecarUrl: string;
   readonly proxyUrl: string;
   readonly settings: Settings;
+  /** Where fleet devices connect (the embedded broker's address when embedded); undefined without a fleet. */
+  readonly fleetBrokerUrl: string | undefined;
   /** Reload config and token and rebind both listeners; on a bad config the running instance is kept. */
   restart(): Promise<void>;
   /** Resolves once every audit row queued so far is committed. */
@@ -104,8 +106,8 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
   let proxy: FastifyInstance | undefined;
   try {
     if (config.fleet.enabled) {
-      ctx.fleet = openFleet(
-        { dbPath: paths.fleetDb, vaultKeyPath: paths.fleetVaultKey, tenantTokens: config.fleet.tenant_tokens, trustedTlsProxy: config.fleet.trusted_tls_proxy },
+      ctx.fleet = await openFleet(
+        { dbPath: paths.fleetDb, vaultKeyPath: paths.fleetVaultKey, tenantTokens: config.fleet.tenant_tokens, trustedTlsProxy: config.fleet.trusted_tls_proxy, mqtt: config.fleet.mqtt },
         settings.env, audit,
       );
     }
@@ -131,7 +133,7 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
     await sidecar?.close();
     await proxy?.close();
     await upstream.close();
-    await ctx.fleet?.store.close();
+    await ctx.fleet?.close();
     await audit.close();
     chainsDb.close();
     throw err;
@@ -142,7 +144,7 @@ async function close(listeners: Listeners): Promise<void> {
   // Stop accepting, let in-flight requests finish, then flush and close the audit store.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
-  await listeners.ctx.fleet?.store.close();
+  await listeners.ctx.fleet?.close();
   await listeners.audit.close();
   listeners.chainsDb.close();
 }
@@ -165,6 +167,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
     get sidecarUrl() { return listeners.sidecarUrl; },
     get proxyUrl() { return listeners.proxyUrl; },
     get settings() { return settings; },
+    get fleetBrokerUrl() { return listeners.ctx.fleet?.mqtt?.url; },
     async restart() {
       let next: Prepared;
       try {

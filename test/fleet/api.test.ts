@@ -21,6 +21,8 @@ guardrail:
   port: 0
 fleet:
   enabled: ${enabled}
+  mqtt:
+    embedded_port: 0
   tenant_tokens:
     "7": "${TENANT_7}"
 `;
@@ -119,6 +121,12 @@ describe('fleet API: devices and keys', () => {
     assert.equal((await call('POST', '/devices/decommission-batch', ADMIN, { devices: [] })).status, 400);
   });
 
+  test('policy push without WARDEN_OTA_HMAC_KEY: 501, the policy service is not configured', async () => {
+    const response = await call('POST', '/policy/push', ADMIN, { tenant_id: 7, fleet_id: 2, policy_yaml: 'default_action: block\n' });
+    assert.equal(response.status, 501);
+    assert.equal((await call('POST', '/policy/push', TENANT_7, { tenant_id: 8, fleet_id: 1, policy_yaml: 'default_action: block\n' })).status, 403);
+  });
+
   test('token rotation: admin only, the old token stops working, once a minute', async () => {
     assert.equal((await call('POST', '/token/rotate', TENANT_7)).status, 403);
     const rotated = await call('POST', '/token/rotate', ADMIN);
@@ -164,7 +172,7 @@ describe('fleet API key delivery and failing closed', () => {
     const address = lanAddress();
     assert.ok(address, 'this test needs a non-loopback IPv4 interface');
     for (const trusted of [false, true]) {
-      const gw = await startInProcess(`config_version: 9\ngateway:\n  api_port: 0\n  api_bind: 0.0.0.0\nguardrail:\n  port: 0\nfleet:\n  enabled: true\n  trusted_tls_proxy: ${trusted}\n`, { WARDEN_FLEET_API_TOKEN: ADMIN });
+      const gw = await startInProcess(`config_version: 9\ngateway:\n  api_port: 0\n  api_bind: 0.0.0.0\nguardrail:\n  port: 0\nfleet:\n  enabled: true\n  trusted_tls_proxy: ${trusted}\n  mqtt:\n    embedded_port: 0\n`, { WARDEN_FLEET_API_TOKEN: ADMIN });
       try {
         const port = new URL(gw.url).port;
         const register = (host: string) => fetch(`http://${host}:${port}/api/v1/fleet/devices`, {

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { compilePolicy, finalizeBlob, PolicyCompileError, PolicyTooLarge, signPolicy } from '../../src/fleet/policy/compile.js';
+import Database from 'better-sqlite3';
+import mqtt from 'mqtt';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 
 const POLICY = `default_action: block
@@ -79,14 +81,54 @@ describe('policy compiler', () => {
   });
 });
 
-describe('POST /policy/simulate', () => {
+describe('policy routes', () => {
   let gw: InProcessGateway;
   const ADMIN = 'fleet-admin-token-0123456789abcdef';
-  const simulate = (body: unknown) => fetch(`${gw.url}/api/v1/fleet/policy/simulate`, {
+  const OTA_KEY = '11'.repeat(32);
+  const post = (path: string, body: unknown) => fetch(`${gw.url}/api/v1/fleet${path}`, {
     method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'x-warden-client': 'test', 'content-type': 'application/json' }, body: JSON.stringify(body),
   });
-  before(async () => (gw = await startInProcess('config_version: 9\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\nfleet:\n  enabled: true\n', { WARDEN_FLEET_API_TOKEN: ADMIN })));
+  const simulate = (body: unknown) => post('/policy/simulate', body);
+  before(async () => (gw = await startInProcess('config_version: 9\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\nfleet:\n  enabled: true\n  mqtt:\n    embedded_port: 0\n', { WARDEN_FLEET_API_TOKEN: ADMIN, WARDEN_OTA_HMAC_KEY: OTA_KEY })));
   after(() => gw.close());
+
+  test('push: a signed blob reaches the fleet topic on the broker with the next wire version', async () => {
+    const subscriber = await mqtt.connectAsync(gw.gateway.fleetBrokerUrl!);
+    try {
+      await subscriber.subscribeAsync('warden/fleet/3/4/policy', { qos: 1 });
+      const received = new Promise<Buffer>((resolve) => subscriber.once('message', (_topic, payload) => resolve(payload)));
+      const response = await post('/policy/push', { tenant_id: 3, fleet_id: 4, policy_yaml: POLICY, profile: 'minimal' });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { version: number; blob_size: number; status: string };
+      assert.deepEqual([body.version, body.status], [1, 'distributed']);
+      const message = await received;
+      const blob = message.subarray(0, message.length - 32);
+      assert.equal(blob.length, body.blob_size);
+      assert.deepEqual(message.subarray(-32), createHmac('sha256', Buffer.from(OTA_KEY, 'hex')).update(blob).digest(), 'signed with WARDEN_OTA_HMAC_KEY');
+      assert.equal(readBlob(blob).header.version, 1);
+      assert.equal(((await (await post('/policy/push', { tenant_id: 3, fleet_id: 4, policy_yaml: POLICY })).json()) as { version: number }).version, 2);
+      const versions = (await (await fetch(`${gw.url}/api/v1/fleet/policy/versions?tenant_id=3&fleet_id=4`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { versions: { version: number; distributed: boolean; policy_bin: unknown }[] };
+      assert.deepEqual(versions.versions.map((v) => [v.version, v.distributed, v.policy_bin]), [[2, true, null], [1, true, null]]);
+    } finally {
+      await subscriber.endAsync();
+    }
+  });
+
+  test('push refuses bad input: 422 uncompilable, 400 profile, 413 too large, 400 versions without ids', async () => {
+    assert.equal((await post('/policy/push', { tenant_id: 3, fleet_id: 5, policy_yaml: 'default_action: nope\n' })).status, 422);
+    assert.equal((await post('/policy/push', { tenant_id: 3, fleet_id: 5, policy_yaml: POLICY, profile: 'huge' })).status, 400);
+    const big = `default_action: block\nhashes:\n  deny:\n${Array.from({ length: 100 }, (_, i) => `    - "${i.toString(16).padStart(64, '0')}"`).join('\n')}\n`;
+    assert.equal((await post('/policy/push', { tenant_id: 3, fleet_id: 5, policy_yaml: big, profile: 'minimal' })).status, 413);
+    assert.equal((await fetch(`${gw.url}/api/v1/fleet/policy/versions?tenant_id=3`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 400);
+  });
+
+  test('push at version 65534 is 409', async () => {
+    const db = new Database(gw.gateway.settings.paths.fleetDb);
+    db.prepare('INSERT INTO policy_versions (tenant_id, fleet_id, version, profile, policy_bin, signature, created_at) VALUES (9, 9, 65534, ?, ?, ?, ?)')
+      .run('standard', Buffer.from([0]), Buffer.alloc(32), new Date().toISOString());
+    db.close();
+    assert.equal((await post('/policy/push', { tenant_id: 9, fleet_id: 9, policy_yaml: POLICY })).status, 409);
+  });
 
   test('compiles without signing and reports the sizes, the canary baseline and the profile fit', async () => {
     const response = await simulate({ policy_yaml: POLICY, profile: 'minimal' });

@@ -110,21 +110,22 @@ describe('SQLite fleet store', () => {
   });
 
   test('policy wire versions count up per fleet and stop at 65534', async () => {
-    const entry = { tenant_id: 7, fleet_id: 3, profile: 'standard', policy_bin: Buffer.from([1, 2]), signature: Buffer.alloc(32) };
-    assert.equal(await store.addPolicyVersion(entry), 1);
-    assert.equal(await store.addPolicyVersion(entry), 2);
-    assert.equal(await store.addPolicyVersion({ ...entry, fleet_id: 4 }), 1, 'another fleet has its own lineage');
+    const entry = { tenant_id: 7, fleet_id: 3, profile: 'standard' };
+    const build = (version: number) => ({ policy_bin: Buffer.from([version, 2]), signature: Buffer.alloc(32) });
+    assert.equal(await store.addPolicyVersion(entry, build), 1);
+    assert.equal(await store.addPolicyVersion(entry, build), 2);
+    assert.equal(await store.addPolicyVersion({ ...entry, fleet_id: 4 }, build), 1, 'another fleet has its own lineage');
     const listed = await store.listPolicyVersions(7, 3);
     assert.deepEqual(listed.map((v) => v.version), [2, 1]);
     assert.equal(listed[0]!.policy_bin, null, 'no blobs in listings');
-    assert.deepEqual((await store.latestPolicy(7, 3))!.policy_bin, Buffer.from([1, 2]));
+    assert.deepEqual((await store.latestPolicy(7, 3))!.policy_bin, Buffer.from([2, 2]), 'the blob built for version 2');
 
     // Seed a history that reached the last version, as an old fleet would have.
     const db = new Database(join(dir, 'fleet.db'));
     db.prepare('INSERT INTO policy_versions (tenant_id, fleet_id, version, profile, policy_bin, signature, created_at) VALUES (9, 9, ?, ?, ?, ?, ?)')
       .run(MAX_POLICY_VERSION, 'standard', Buffer.from([0]), Buffer.alloc(32), new Date().toISOString());
     db.close();
-    assert.equal(await store.addPolicyVersion({ ...entry, tenant_id: 9, fleet_id: 9 }), undefined);
+    assert.equal(await store.addPolicyVersion({ ...entry, tenant_id: 9, fleet_id: 9 }, build), undefined);
   });
 
   test('emergency history: gapless sequences per fleet, replayed in order 32 at a time', async () => {

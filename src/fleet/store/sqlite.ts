@@ -99,14 +99,18 @@ export class SqliteFleetStore implements FleetStore {
     return result.changes === 1;
   }
 
-  async addPolicyVersion(entry: Omit<PolicyVersion, 'version' | 'created_at' | 'distributed'>): Promise<number | undefined> {
+  async addPolicyVersion(
+    entry: { tenant_id: number; fleet_id: number; profile: string },
+    build: (version: number) => { policy_bin: Buffer; signature: Buffer },
+  ): Promise<number | undefined> {
     return this.db.transaction((): number | undefined => {
       const { latest } = this.db.prepare('SELECT MAX(version) AS latest FROM policy_versions WHERE tenant_id = ? AND fleet_id = ?')
         .get(entry.tenant_id, entry.fleet_id) as { latest: number | null };
       const version = (latest ?? 0) + 1;
       if (version > MAX_POLICY_VERSION) return undefined;
+      const { policy_bin, signature } = build(version);
       this.db.prepare('INSERT INTO policy_versions (tenant_id, fleet_id, version, profile, policy_bin, signature, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(entry.tenant_id, entry.fleet_id, version, entry.profile, entry.policy_bin, entry.signature, new Date().toISOString());
+        .run(entry.tenant_id, entry.fleet_id, version, entry.profile, policy_bin, signature, new Date().toISOString());
       return version;
     }).immediate();
   }

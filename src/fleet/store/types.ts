@@ -79,8 +79,14 @@ export interface FleetStore {
   replaceKey(address: DeviceAddress, sealedKey: Buffer): Promise<boolean>;
   /** Tombstones the device and drops its key; false when there is no such live device. */
   decommission(address: DeviceAddress): Promise<boolean>;
-  /** Stores the next wire version of the fleet's policy; `undefined` once 65534 is used. */
-  addPolicyVersion(entry: Omit<PolicyVersion, 'version' | 'created_at' | 'distributed'>): Promise<number | undefined>;
+  /**
+   * Stores the fleet's next wire version, with the blob and signature `build` makes for that version (the blob
+   * carries its version); `undefined` once 65534 is used.
+   */
+  addPolicyVersion(
+    entry: { tenant_id: number; fleet_id: number; profile: string },
+    build: (version: number) => { policy_bin: Buffer; signature: Buffer },
+  ): Promise<number | undefined>;
   markDistributed(tenantId: number, fleetId: number, version: number): Promise<void>;
   /** Newest first, without blobs and signatures. */
   listPolicyVersions(tenantId: number, fleetId: number): Promise<PolicyVersion[]>;

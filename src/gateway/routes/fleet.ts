@@ -9,6 +9,7 @@ import type { FleetContext } from '../../fleet/context.js';
 import { FleetUnavailable } from '../../fleet/devices.js';
 import { parseCompositeId, type DeviceAddress } from '../../fleet/ids.js';
 import { compilePolicy, PolicyCompileError } from '../../fleet/policy/compile.js';
+import { pushPolicy } from '../../fleet/policy/push.js';
 import { isProfile, PROFILE_LIMITS } from '../../fleet/policy/schema.js';
 import { bearerValue } from '../../proxy/auth.js';
 
@@ -29,6 +30,12 @@ const RegisterBody = Type.Object(
 );
 const BatchBody = Type.Object({ devices: Type.Array(Type.Object(Address, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 }) }, { additionalProperties: false });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 32 }) });
+const PushBody = Type.Object(
+  { tenant_id: U16, fleet_id: U16, policy_yaml: Type.String({ minLength: 1, maxLength: 512 * 1024 }), profile: Type.Optional(Type.String({ maxLength: 32 })) },
+  { additionalProperties: false },
+);
+const VersionsQuery = Type.Object({ tenant_id: Type.Optional(Type.String()), fleet_id: Type.Optional(Type.String()) });
+const u16Of = (text: string | undefined) => (text !== undefined && /^(0|[1-9][0-9]{0,4})$/.test(text) && Number(text) <= 0xffff ? Number(text) : undefined);
 const SimulateBody = Type.Object(
   { policy_yaml: Type.String({ minLength: 1, maxLength: 512 * 1024 }), profile: Type.Optional(Type.String({ maxLength: 32 })) },
   { additionalProperties: false },
@@ -110,6 +117,20 @@ export function fleetRoutes(fastify: FastifyInstance, fleet: FleetContext): void
     const token = fleet.auth.rotate();
     if (!token) return reply.code(429).header('retry-after', '60').send({ error: 'the API token can be rotated once per minute' });
     return { token, note: 'in memory only: update WARDEN_FLEET_API_TOKEN before the next restart' };
+  });
+
+  app.post('/policy/push', { schema: { body: PushBody } }, async (request, reply) => {
+    if (!mayReach(request.fleetCaller!, request.body.tenant_id)) return reply.code(403).send({ error: 'token not authorized for this tenant' });
+    const result = await pushPolicy(fleet, request.body);
+    return reply.code(result.status).send(result.body);
+  });
+
+  app.get('/policy/versions', { schema: { querystring: VersionsQuery } }, async (request, reply) => {
+    const tenant = u16Of(request.query.tenant_id);
+    const fleetId = u16Of(request.query.fleet_id);
+    if (tenant === undefined || fleetId === undefined) return reply.code(400).send({ error: 'tenant_id and fleet_id (uint16) are required' });
+    if (!mayReach(request.fleetCaller!, tenant)) return reply.code(403).send({ error: 'token not authorized for this tenant' });
+    return { tenant_id: tenant, fleet_id: fleetId, versions: await fleet.store.listPolicyVersions(tenant, fleetId) };
   });
 
   app.post('/policy/simulate', { schema: { body: SimulateBody } }, async (request, reply) => {
