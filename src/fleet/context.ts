@@ -14,6 +14,8 @@ export interface FleetContext {
   mqtt: FleetMqtt | undefined;
   /** WARDEN_OTA_HMAC_KEY; undefined: the policy service is not configured (push: 501). */
   otaKey: Buffer | undefined;
+  /** WARDEN_EMERGENCY_KEY, signing emergency frames; undefined: emergency commands answer 501. */
+  emergencyKey: Buffer | undefined;
   /** Keys may be delivered over a non-loopback listener only behind a trusted TLS proxy. */
   trustedTlsProxy: boolean;
   close(): Promise<void>;
@@ -39,6 +41,7 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
   const tenants = new Map<number, string>(Object.entries(options.tenantTokens).map(([tenant, token]) => [Number(tenant), token]));
   for (const [tenant, token] of parseTenantTokens(env.WARDEN_FLEET_TENANT_TOKENS)) tenants.set(tenant, token);
   const otaKey = hexSecret(env, 'WARDEN_OTA_HMAC_KEY');
+  const emergencyKey = hexSecret(env, 'WARDEN_EMERGENCY_KEY');
   const vault = KeyVault.open(options.vaultKeyPath, env);
   const store = new SqliteFleetStore(options.dbPath);
   let mqtt: FleetMqtt | undefined;
@@ -54,6 +57,7 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
     store,
     mqtt,
     otaKey,
+    emergencyKey,
     trustedTlsProxy: options.trustedTlsProxy,
     async close() {
       await mqtt?.close();

@@ -125,6 +125,7 @@ describe('fleet API: devices and keys', () => {
     const response = await call('POST', '/policy/push', ADMIN, { tenant_id: 7, fleet_id: 2, policy_yaml: 'default_action: block\n' });
     assert.equal(response.status, 501);
     assert.equal((await call('POST', '/policy/push', TENANT_7, { tenant_id: 8, fleet_id: 1, policy_yaml: 'default_action: block\n' })).status, 403);
+    assert.equal((await call('POST', '/policy/emergency', ADMIN, { tenant_id: 7, fleet_id: 2, command: 'BLOCK_ALL' })).status, 501, 'no WARDEN_EMERGENCY_KEY');
   });
 
   test('token rotation: admin only, the old token stops working, once a minute', async () => {

@@ -130,12 +130,12 @@ export class SqliteFleetStore implements FleetStore {
     return row ? toPolicy(row) : undefined;
   }
 
-  async appendEmergency(tenantId: number, fleetId: number, command: string, frameFor: (sequence: number) => Buffer): Promise<EmergencyEntry> {
+  async appendEmergency(tenantId: number, fleetId: number, command: string, frameFor: (sequence: number, predecessor: Buffer | undefined) => Buffer): Promise<EmergencyEntry> {
     return this.db.transaction((): EmergencyEntry => {
-      const { latest } = this.db.prepare('SELECT MAX(sequence) AS latest FROM emergency_history WHERE tenant_id = ? AND fleet_id = ?')
-        .get(tenantId, fleetId) as { latest: number | null };
-      const entry: EmergencyEntry = { tenant_id: tenantId, fleet_id: fleetId, sequence: (latest ?? 0) + 1, command, frame: Buffer.alloc(0), created_at: new Date().toISOString() };
-      entry.frame = frameFor(entry.sequence);
+      const previous = this.db.prepare('SELECT sequence, frame FROM emergency_history WHERE tenant_id = ? AND fleet_id = ? ORDER BY sequence DESC LIMIT 1')
+        .get(tenantId, fleetId) as { sequence: number; frame: Buffer } | undefined;
+      const entry: EmergencyEntry = { tenant_id: tenantId, fleet_id: fleetId, sequence: (previous?.sequence ?? 0) + 1, command, frame: Buffer.alloc(0), created_at: new Date().toISOString() };
+      entry.frame = frameFor(entry.sequence, previous?.frame);
       this.db.prepare('INSERT INTO emergency_history (tenant_id, fleet_id, sequence, command, frame, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(tenantId, fleetId, entry.sequence, command, entry.frame, entry.created_at);
       return entry;

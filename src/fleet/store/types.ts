@@ -91,8 +91,11 @@ export interface FleetStore {
   /** Newest first, without blobs and signatures. */
   listPolicyVersions(tenantId: number, fleetId: number): Promise<PolicyVersion[]>;
   latestPolicy(tenantId: number, fleetId: number): Promise<PolicyVersion | undefined>;
-  /** Appends to the fleet's emergency history under the next sequence; `frameFor` builds the signed frame. */
-  appendEmergency(tenantId: number, fleetId: number, command: string, frameFor: (sequence: number) => Buffer): Promise<EmergencyEntry>;
+  /**
+   * Appends to the fleet's emergency history under the next sequence; `frameFor` builds the signed frame from
+   * that sequence and the predecessor's frame (undefined for the first), inside the same transaction.
+   */
+  appendEmergency(tenantId: number, fleetId: number, command: string, frameFor: (sequence: number, predecessor: Buffer | undefined) => Buffer): Promise<EmergencyEntry>;
   /** Entries after `sequence`, oldest first, at most EMERGENCY_PAGE. */
   emergencyAfter(tenantId: number, fleetId: number, sequence: number): Promise<EmergencyEntry[]>;
   /** Every (tenant, fleet) with at least one live device. */

@@ -10,6 +10,9 @@ import { FleetUnavailable } from '../../fleet/devices.js';
 import { parseCompositeId, type DeviceAddress } from '../../fleet/ids.js';
 import { compilePolicy, PolicyCompileError } from '../../fleet/policy/compile.js';
 import { pushPolicy } from '../../fleet/policy/push.js';
+import { EMERGENCY_COMMANDS } from '../../fleet/emergency.js';
+import { publishEmergency } from '../../fleet/emergency-publish.js';
+import { oneOf } from '../../config/schema.js';
 import { isProfile, PROFILE_LIMITS } from '../../fleet/policy/schema.js';
 import { bearerValue } from '../../proxy/auth.js';
 
@@ -36,6 +39,7 @@ const PushBody = Type.Object(
 );
 const VersionsQuery = Type.Object({ tenant_id: Type.Optional(Type.String()), fleet_id: Type.Optional(Type.String()) });
 const u16Of = (text: string | undefined) => (text !== undefined && /^(0|[1-9][0-9]{0,4})$/.test(text) && Number(text) <= 0xffff ? Number(text) : undefined);
+const EmergencyBody = Type.Object({ tenant_id: U16, fleet_id: U16, command: oneOf(EMERGENCY_COMMANDS) }, { additionalProperties: false });
 const SimulateBody = Type.Object(
   { policy_yaml: Type.String({ minLength: 1, maxLength: 512 * 1024 }), profile: Type.Optional(Type.String({ maxLength: 32 })) },
   { additionalProperties: false },
@@ -131,6 +135,13 @@ export function fleetRoutes(fastify: FastifyInstance, fleet: FleetContext): void
     if (tenant === undefined || fleetId === undefined) return reply.code(400).send({ error: 'tenant_id and fleet_id (uint16) are required' });
     if (!mayReach(request.fleetCaller!, tenant)) return reply.code(403).send({ error: 'token not authorized for this tenant' });
     return { tenant_id: tenant, fleet_id: fleetId, versions: await fleet.store.listPolicyVersions(tenant, fleetId) };
+  });
+
+  app.post('/policy/emergency', { schema: { body: EmergencyBody } }, async (request, reply) => {
+    const { tenant_id: tenant, fleet_id: fleetId, command } = request.body;
+    if (!mayReach(request.fleetCaller!, tenant)) return reply.code(403).send({ error: 'token not authorized for this tenant' });
+    const result = await publishEmergency(fleet, tenant, fleetId, command);
+    return reply.code(result.status).send(result.body);
   });
 
   app.post('/policy/simulate', { schema: { body: SimulateBody } }, async (request, reply) => {
