@@ -2,9 +2,11 @@
 import { FleetAuth, parseTenantTokens } from './auth.js';
 import { FleetDevices, type DurableAudit } from './devices.js';
 import { KeyVault } from './key-vault.js';
+import { FleetMetrics } from './metrics.js';
 import { FleetMqtt } from './mqtt.js';
 import { SqliteFleetStore } from './store/sqlite.js';
 import type { FleetStore } from './store/types.js';
+import { VerdictCache } from './verdict-cache.js';
 
 export interface FleetContext {
   auth: FleetAuth;
@@ -18,6 +20,8 @@ export interface FleetContext {
   emergencyKey: Buffer | undefined;
   /** Keys may be delivered over a non-loopback listener only behind a trusted TLS proxy. */
   trustedTlsProxy: boolean;
+  cache: VerdictCache;
+  metrics: FleetMetrics;
   close(): Promise<void>;
 }
 
@@ -51,7 +55,10 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
     await store.close();
     throw err;
   }
+  const cache = new VerdictCache();
   return {
+    cache,
+    metrics: new FleetMetrics(store, cache),
     auth: new FleetAuth(env.WARDEN_FLEET_API_TOKEN || undefined, tenants),
     devices: new FleetDevices(store, vault, audit),
     store,

@@ -12,6 +12,8 @@ import { compilePolicy, PolicyCompileError } from '../../fleet/policy/compile.js
 import { pushPolicy } from '../../fleet/policy/push.js';
 import { EMERGENCY_COMMANDS } from '../../fleet/emergency.js';
 import { publishEmergency } from '../../fleet/emergency-publish.js';
+import { PROMETHEUS_CONTENT_TYPE } from '../../fleet/metrics.js';
+import { HASH, pushThreatIntel } from '../../fleet/threat-intel.js';
 import { oneOf } from '../../config/schema.js';
 import { isProfile, PROFILE_LIMITS } from '../../fleet/policy/schema.js';
 import { bearerValue } from '../../proxy/auth.js';
@@ -40,6 +42,10 @@ const PushBody = Type.Object(
 const VersionsQuery = Type.Object({ tenant_id: Type.Optional(Type.String()), fleet_id: Type.Optional(Type.String()) });
 const u16Of = (text: string | undefined) => (text !== undefined && /^(0|[1-9][0-9]{0,4})$/.test(text) && Number(text) <= 0xffff ? Number(text) : undefined);
 const EmergencyBody = Type.Object({ tenant_id: U16, fleet_id: U16, command: oneOf(EMERGENCY_COMMANDS) }, { additionalProperties: false });
+const ThreatIntelBody = Type.Object(
+  { revoke_allow_hashes: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 10_000 })), emergency: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 const SimulateBody = Type.Object(
   { policy_yaml: Type.String({ minLength: 1, maxLength: 512 * 1024 }), profile: Type.Optional(Type.String({ maxLength: 32 })) },
   { additionalProperties: false },
@@ -161,6 +167,33 @@ export function fleetRoutes(fastify: FastifyInstance, fleet: FleetContext): void
       fits_target_profile: compiled.blob.length <= PROFILE_LIMITS[profile],
       status: 'simulated',
     };
+  });
+
+  app.post('/threat-intel/push', { schema: { body: ThreatIntelBody } }, async (request, reply) => {
+    // The verdict cache and the device caches it flushes are shared by every tenant: admin only.
+    if (request.fleetCaller!.role !== 'admin') return reply.code(403).send({ error: 'admin token required' });
+    const hashes = request.body.revoke_allow_hashes ?? [];
+    const bad = hashes.find((h) => !HASH.test(h));
+    if (bad !== undefined) return reply.code(400).send({ error: 'invalid hash', detail: 'each hash is 64 hex digits (a 32-byte SHA-256)' });
+    const result = await pushThreatIntel(fleet, hashes, request.body.emergency ?? false);
+    return reply.code(result.status).send(result.body);
+  });
+
+  app.get('/health', async (request) => {
+    const caller = request.fleetCaller!;
+    const devices = await fleet.devices.list(caller.role === 'tenant' ? caller.tenant_id : undefined);
+    const count = (status: string) => devices.filter((d) => d.status === status).length;
+    const versions: Record<string, number> = {};
+    for (const d of devices) versions[d.policy_version] = (versions[d.policy_version] ?? 0) + 1;
+    const summary = { total_devices: devices.length, online: count('online'), offline: count('offline'), degraded: count('degraded'), lockdown: count('lockdown'), policy_versions: versions };
+    // A tenant sees its own fleet only; the cache statistics are the gateway's, so they stay with the admin.
+    if (caller.role === 'tenant') return { fleet: summary };
+    return { fleet: summary, cache_hits: fleet.cache.hits, cache_misses: fleet.cache.misses, cache_size: fleet.cache.size };
+  });
+
+  app.get('/metrics', async (request, reply) => {
+    if (request.fleetCaller!.role !== 'admin') return reply.code(403).send({ error: 'admin token required' });
+    return reply.type(PROMETHEUS_CONTENT_TYPE).send(await fleet.metrics.registry.metrics());
   });
 
   app.post('/devices/decommission-batch', { schema: { body: BatchBody } }, async (request, reply) => {
