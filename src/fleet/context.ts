@@ -1,5 +1,7 @@
 // The fleet subsystem of one gateway run (present only when fleet.enabled).
+import type { FastifyBaseLogger } from 'fastify';
 import { FleetAuth, parseTenantTokens } from './auth.js';
+import { FleetInbound } from './inbound.js';
 import { FleetDevices, type DurableAudit } from './devices.js';
 import { KeyVault } from './key-vault.js';
 import { FleetMetrics } from './metrics.js';
@@ -41,7 +43,7 @@ export function hexSecret(env: Record<string, string | undefined>, name: string)
   return Buffer.from(value, 'hex');
 }
 
-export async function openFleet(options: FleetOptions, env: Record<string, string | undefined>, audit: DurableAudit): Promise<FleetContext> {
+export async function openFleet(options: FleetOptions, env: Record<string, string | undefined>, audit: DurableAudit, logger: FastifyBaseLogger): Promise<FleetContext> {
   const tenants = new Map<number, string>(Object.entries(options.tenantTokens).map(([tenant, token]) => [Number(tenant), token]));
   for (const [tenant, token] of parseTenantTokens(env.WARDEN_FLEET_TENANT_TOKENS)) tenants.set(tenant, token);
   const otaKey = hexSecret(env, 'WARDEN_OTA_HMAC_KEY');
@@ -56,9 +58,15 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
     throw err;
   }
   const cache = new VerdictCache();
+  const metrics = new FleetMetrics(store, cache);
+  if (mqtt) {
+    const inbound = new FleetInbound(store, vault, mqtt, metrics, logger);
+    // Not awaited: with an external broker that is down, the gateway still starts (publishing answers 503).
+    mqtt.subscribeInbound((topic, payload) => void inbound.handle(topic, payload)).catch((err: Error) => logger.warn({ err: err.message }, 'fleet: cannot subscribe to device messages'));
+  }
   return {
     cache,
-    metrics: new FleetMetrics(store, cache),
+    metrics,
     auth: new FleetAuth(env.WARDEN_FLEET_API_TOKEN || undefined, tenants),
     devices: new FleetDevices(store, vault, audit),
     store,

@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { NewAuditEvent } from '../audit/store.js';
 import { formatCompositeId, type DeviceAddress } from './ids.js';
 import type { KeyVault } from './key-vault.js';
+import { publicDevice } from './store/public.js';
 import type { DeviceRecord, FleetStore, Registration } from './store/types.js';
 
 export interface DurableAudit {
@@ -39,13 +40,6 @@ export interface BatchResult {
 
 const KEY_ROTATION_INTERVAL_MS = 60_000;
 export const BATCH_DEADLINE_MS = 30_000;
-
-const publicRecord = (device: DeviceRecord & Partial<{ sealed_key: Buffer; decommissioned: boolean }>): DeviceRecord => {
-  const copy = { ...device };
-  delete copy.sealed_key;
-  delete copy.decommissioned;
-  return copy;
-};
 
 export class FleetDevices {
   private readonly lastRotation = new Map<string, number>();
@@ -84,7 +78,7 @@ export class FleetDevices {
     this.auditCredential(existing ? 'fleet-device-reregister' : 'fleet-device-register', id, actor);
     const { outcome, device } = await this.guarded(() => this.store.register(input, this.vault.seal(key, id), input.force_reregister ?? false));
     if (outcome === 'decommissioned' || !device) return { status: 409, error: `device ${id} is decommissioned` };
-    return { status: outcome === 'created' ? 201 : 200, device: publicRecord(device), device_key: key.toString('hex') };
+    return { status: outcome === 'created' ? 201 : 200, device: publicDevice(device), device_key: key.toString('hex') };
   }
 
   async rotateKey(address: DeviceAddress, actor: string): Promise<RotateResult> {
@@ -103,7 +97,7 @@ export class FleetDevices {
 
   async get(address: DeviceAddress): Promise<DeviceRecord | undefined> {
     const device = await this.guarded(() => this.store.getDevice(address));
-    return device && !device.decommissioned ? publicRecord(device) : undefined;
+    return device && !device.decommissioned ? publicDevice(device) : undefined;
   }
 
   async list(tenantId?: number): Promise<DeviceRecord[]> {

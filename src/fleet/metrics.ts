@@ -13,6 +13,7 @@ export class FleetMetrics {
   readonly allows = new Counter({ name: 'warden_fleet_allows_total', help: 'Tool calls devices reported allowed', registers: [this.registry] });
   readonly policyRollbacks = new Counter({ name: 'warden_fleet_policy_rollback_total', help: 'Devices that first reported a canary rollback', registers: [this.registry] });
   readonly otaRollbacks = new Counter({ name: 'warden_fleet_ota_rollbacks_total', help: 'OTA rollbacks (counted with policy rollbacks, once per flag transition)', registers: [this.registry] });
+  readonly rejected = new Counter({ name: 'warden_fleet_inbound_rejected_total', help: 'Device messages dropped (forged, replayed, stale, unknown device)', labelNames: ['reason'], registers: [this.registry] });
   readonly alerts = new Counter({ name: 'warden_fleet_alerts_total', help: 'Alerts raised by fleet devices', registers: [this.registry] });
 
   constructor(store: FleetStore, cache: VerdictCache) {

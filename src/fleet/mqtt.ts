@@ -11,7 +11,21 @@ export const topics = {
   policy: (tenant: number, fleet: number) => `warden/fleet/${tenant}/${fleet}/policy`,
   emergency: (tenant: number, fleet: number) => `warden/fleet/${tenant}/${fleet}/emergency`,
   revoke: (tenant: number, fleet: number) => `warden/fleet/${tenant}/${fleet}/revoke`,
+  /** Replies to one device: missed emergency frames, a newer policy. */
+  deviceEmergency: (tenant: number, fleet: number, device: number) => `warden/fleet/${tenant}/${fleet}/device/${device}/emergency`,
+  devicePolicy: (tenant: number, fleet: number, device: number) => `warden/fleet/${tenant}/${fleet}/device/${device}/policy`,
+  /** What devices send: `.../device/<device_id>/heartbeat` and `.../register`. */
+  inbound: 'warden/fleet/+/+/device/+/+',
 };
+
+/** The address and kind of an inbound topic, or undefined when it is not one. */
+export function parseInboundTopic(topic: string): { tenant_id: number; fleet_id: number; device_id: number; kind: string } | undefined {
+  const match = /^warden\/fleet\/(\d{1,5})\/(\d{1,5})\/device\/(\d{1,10})\/(heartbeat|register)$/.exec(topic);
+  if (!match) return undefined;
+  const [tenant, fleet, device] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (tenant > 0xffff || fleet > 0xffff || device > 0xffffffff || device === 0) return undefined;
+  return { tenant_id: tenant, fleet_id: fleet, device_id: device, kind: match[4]! };
+}
 
 export class MqttUnavailable extends Error {
   override readonly name = 'MqttUnavailable';
@@ -58,6 +72,12 @@ export class FleetMqtt {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Calls `handler` for every message on the inbound device topics (QoS 1 subscription). */
+  async subscribeInbound(handler: (topic: string, payload: Buffer) => void): Promise<void> {
+    this.client.on('message', handler);
+    await this.client.subscribeAsync(topics.inbound, { qos: 1 });
   }
 
   async close(): Promise<void> {

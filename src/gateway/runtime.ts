@@ -108,7 +108,7 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
     if (config.fleet.enabled) {
       ctx.fleet = await openFleet(
         { dbPath: paths.fleetDb, vaultKeyPath: paths.fleetVaultKey, tenantTokens: config.fleet.tenant_tokens, trustedTlsProxy: config.fleet.trusted_tls_proxy, mqtt: config.fleet.mqtt },
-        settings.env, audit,
+        settings.env, audit, logger,
       );
     }
     const bind = sidecarBindAddress(config);

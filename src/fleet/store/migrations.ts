@@ -45,4 +45,10 @@ export const FLEET_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tenant_id, fleet_id, sequence)
   );
   `,
+  `
+  -- Inbound messages: the last accepted message sequence per device (replay protection) and when a device
+  -- first reported a canary rollback (counted once per transition).
+  ALTER TABLE devices ADD COLUMN last_message_seq INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE devices ADD COLUMN emergency_applied INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -3,13 +3,16 @@
 import Database from 'better-sqlite3';
 import { formatCompositeId, type DeviceAddress } from '../ids.js';
 import { FLEET_MIGRATIONS } from './migrations.js';
+import { publicDevice } from './public.js';
 import {
   EMERGENCY_PAGE, MAX_POLICY_VERSION, type DeviceRecord, type EmergencyEntry, type FleetStore, type PolicyVersion,
-  type Registration, type RegisterOutcome, type StoredDevice,
+  type HeartbeatUpdate, type Registration, type RegisterOutcome, type StoredDevice,
 } from './types.js';
 
 interface DeviceRow extends Omit<DeviceRecord, 'device_id'> {
   composite_id: string;
+  last_message_seq: number;
+  emergency_applied: number;
   sealed_key: Buffer | null;
   decommissioned_at: string | null;
 }
@@ -18,13 +21,7 @@ const toStored = (row: DeviceRow): StoredDevice => {
   const { composite_id, sealed_key, decommissioned_at, ...rest } = row;
   return { device_id: composite_id, ...rest, sealed_key: sealed_key ?? Buffer.alloc(0), decommissioned: decommissioned_at !== null };
 };
-/** The API's view: no key material, no tombstone. */
-const toRecord = (row: DeviceRow): DeviceRecord => {
-  const record: Partial<StoredDevice> = toStored(row);
-  delete record.sealed_key;
-  delete record.decommissioned;
-  return record as DeviceRecord;
-};
+const toRecord = (row: DeviceRow): DeviceRecord => publicDevice(toStored(row));
 
 interface PolicyRow extends Omit<PolicyVersion, 'distributed'> {
   distributed: number;
@@ -145,6 +142,13 @@ export class SqliteFleetStore implements FleetStore {
   async emergencyAfter(tenantId: number, fleetId: number, sequence: number): Promise<EmergencyEntry[]> {
     return this.db.prepare('SELECT * FROM emergency_history WHERE tenant_id = ? AND fleet_id = ? AND sequence > ? ORDER BY sequence LIMIT ?')
       .all(tenantId, fleetId, sequence, EMERGENCY_PAGE) as EmergencyEntry[];
+  }
+
+  async recordHeartbeat(address: DeviceAddress, u: HeartbeatUpdate): Promise<void> {
+    this.db.prepare(`UPDATE devices SET status = ?, flags = ?, last_message_seq = ?, policy_version = MAX(policy_version, ?),
+        emergency_applied = ?, allowed_total = ?, denied_total = ?, flash_writes = ?, last_heartbeat = ?
+      WHERE composite_id = ? AND decommissioned_at IS NULL`)
+      .run(u.status, u.flags, u.message_seq, u.policy_version, u.emergency_applied, u.allowed_total, u.denied_total, u.flash_writes, u.at, formatCompositeId(address));
   }
 
   async fleets(): Promise<{ tenant_id: number; fleet_id: number }[]> {

@@ -26,6 +26,10 @@ export interface DeviceRecord {
 }
 
 export interface StoredDevice extends DeviceRecord {
+  /** Sequence of the last accepted signed message from the device. */
+  last_message_seq: number;
+  /** The last emergency sequence the device reported applied. */
+  emergency_applied: number;
   /** The device key sealed by the KeyVault (bound to the composite id). */
   sealed_key: Buffer;
   decommissioned: boolean;
@@ -39,6 +43,18 @@ export interface Registration extends DeviceAddress {
 }
 
 export type RegisterOutcome = 'created' | 'replaced' | 'reenabled' | 'decommissioned';
+
+export interface HeartbeatUpdate {
+  status: DeviceStatus;
+  flags: number;
+  message_seq: number;
+  policy_version: number;
+  emergency_applied: number;
+  allowed_total: number;
+  denied_total: number;
+  flash_writes: number;
+  at: string;
+}
 
 export interface PolicyVersion {
   tenant_id: number;
@@ -98,6 +114,8 @@ export interface FleetStore {
   appendEmergency(tenantId: number, fleetId: number, command: string, frameFor: (sequence: number, predecessor: Buffer | undefined) => Buffer): Promise<EmergencyEntry>;
   /** Entries after `sequence`, oldest first, at most EMERGENCY_PAGE. */
   emergencyAfter(tenantId: number, fleetId: number, sequence: number): Promise<EmergencyEntry[]>;
+  /** Records an accepted signed heartbeat or registration message (sequence checked by the caller). */
+  recordHeartbeat(address: DeviceAddress, update: HeartbeatUpdate): Promise<void>;
   /** Every (tenant, fleet) with at least one live device. */
   fleets(): Promise<{ tenant_id: number; fleet_id: number }[]>;
   close(): Promise<void>;
