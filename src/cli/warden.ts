@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerFleet } from './commands/fleet.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerSetup } from './commands/setup.js';
 import { registerSkill } from './commands/skill.js';
@@ -24,6 +25,7 @@ registerSetup(program);
 registerAudit(program);
 registerProxy(program);
 registerSkill(program);
+registerFleet(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -8,6 +8,8 @@ export interface GatewayProcessInfo {
   sidecar: string;
   proxy: string;
   started_at: string;
+  /** Where fleet devices connect, when the fleet is enabled. */
+  fleet_broker?: string;
 }
 
 export function writeProcessInfo(path: string, info: GatewayProcessInfo): void {

@@ -160,6 +160,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   const writePidFile = () =>
     writeProcessInfo(settings.paths.pidFile, {
       pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, started_at: startedAt.toISOString(),
+      ...(listeners.ctx.fleet?.mqtt ? { fleet_broker: listeners.ctx.fleet.mqtt.url } : {}),
     });
   writePidFile();
 
