@@ -20,8 +20,7 @@ export class FleetMetrics {
     new Gauge({
       name: 'warden_fleet_devices_total', help: 'Registered devices by status', labelNames: ['status'], registers: [this.registry],
       async collect() {
-        const devices = await store.listDevices();
-        for (const status of ['online', 'offline', 'degraded', 'lockdown']) this.set({ status }, devices.filter((d) => d.status === status).length);
+        for (const [status, count] of Object.entries(await store.statusCounts())) this.set({ status }, count);
       },
     });
     // The cache keeps its own counts; these mirror them at each scrape.

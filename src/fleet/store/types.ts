@@ -86,6 +86,8 @@ export const EMERGENCY_PAGE = 32;
 export interface FleetStore {
   getDevice(address: DeviceAddress): Promise<StoredDevice | undefined>;
   listDevices(tenantId?: number): Promise<DeviceRecord[]>;
+  /** Live devices per status (what the metrics gauge needs, without listing every device). */
+  statusCounts(): Promise<Record<DeviceStatus, number>>;
   /**
    * New device: created. Existing: key replaced (the old one stops working). Decommissioned: re-enabled with a
    * new key when `forceReregister`, otherwise left alone (`decommissioned`).
