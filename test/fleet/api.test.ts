@@ -88,6 +88,7 @@ describe('fleet API: devices and keys', () => {
     for (const body of [{ ...device, device_id: 0 }, { ...device, tenant_id: 70000 }, { ...device, extra: 1 }, { tenant_id: 7, fleet_id: 2 }]) {
       assert.equal((await call('POST', '/devices', ADMIN, body)).status, 400, JSON.stringify(body));
     }
+    assert.equal((await call('POST', '/devices', ADMIN, { ...device, hw_profile: 'x'.repeat(1024 * 1024) })).status, 413, 'body over 1 MB');
     const noClient = await fetch(`${gw.url}/api/v1/fleet/devices`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(device) });
     assert.equal(noClient.status, 403);
   });
