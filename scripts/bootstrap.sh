@@ -23,6 +23,12 @@ missing=()
 for tool in python3 make g++; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
 if [ ${#missing[@]} -gt 0 ]; then apt_install python3 make g++; fi
 
+# Mosquitto: the fleet tests run against it when it is installed (aedes otherwise). Not required to run
+# Warden, so a failed install only means the tests use aedes.
+if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ]; then
+  apt_install mosquitto || echo "bootstrap: mosquitto could not be installed; fleet tests will use the embedded aedes broker" >&2
+fi
+
 if ! node_is_recent; then
   # Debian 12 ships Node.js 18; bring npm from apt, then Node.js 20 from the npm registry (a binary package).
   command -v npm >/dev/null 2>&1 || apt_install nodejs npm ca-certificates

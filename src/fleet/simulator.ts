@@ -59,10 +59,15 @@ export class SimulatedDevice {
   }
 
   private onPolicy(payload: Buffer): void {
+    // The smallest policy is a 20-byte header with an empty payload, followed by the 32-byte signature.
+    if (payload.length < 52) {
+      this.stats.rejected++;
+      return;
+    }
     const blob = payload.subarray(0, payload.length - 32);
     const signature = payload.subarray(payload.length - 32);
     const expected = createHmac('sha256', this.keys.ota).update(blob).digest();
-    const valid = payload.length > 52 && timingSafeEqual(expected, signature) && blob.subarray(0, 4).equals(POLICY_MAGIC) && blob.readUInt16LE(18) === blob.length - 20;
+    const valid = timingSafeEqual(expected, signature) && blob.subarray(0, 4).equals(POLICY_MAGIC) && blob.readUInt16LE(18) === blob.length - 20;
     if (!valid) {
       this.stats.rejected++;
       return;
