@@ -1,5 +1,6 @@
 // The fleet subsystem of one gateway run (present only when fleet.enabled).
 import type { FastifyBaseLogger } from 'fastify';
+import { hexSecret } from '../util/hex-secret.js';
 import { FleetAuth, parseTenantTokens } from './auth.js';
 import { FleetInbound } from './inbound.js';
 import { FleetDevices, type DurableAudit } from './devices.js';
@@ -33,14 +34,6 @@ export interface FleetOptions {
   tenantTokens: Record<string, string>;
   trustedTlsProxy: boolean;
   mqtt: { url: string; embedded: boolean; embedded_port: number };
-}
-
-/** A 32-byte secret given as 64 hex digits, or undefined when the variable is unset. */
-export function hexSecret(env: Record<string, string | undefined>, name: string): Buffer | undefined {
-  const value = env[name]?.trim();
-  if (!value) return undefined;
-  if (!/^[0-9a-f]{64}$/i.test(value)) throw new Error(`${name} must be 64 hex digits (32 bytes)`);
-  return Buffer.from(value, 'hex');
 }
 
 export async function openFleet(options: FleetOptions, env: Record<string, string | undefined>, audit: DurableAudit, logger: FastifyBaseLogger): Promise<FleetContext> {

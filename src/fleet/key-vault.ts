@@ -4,6 +4,7 @@
 // A stolen fleet.db alone yields no device key.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
+import { hexSecret } from '../util/hex-secret.js';
 import { readOrCreateSecretFile } from '../util/secret-file.js';
 
 const KEY_BYTES = 32;
@@ -17,12 +18,7 @@ export class KeyVault {
 
   /** The vault key from WARDEN_FLEET_VAULT_KEY, else from `path` (created, owner-only, when absent). */
   static open(path: string, env: Record<string, string | undefined>): KeyVault {
-    const fromEnv = env.WARDEN_FLEET_VAULT_KEY?.trim();
-    if (fromEnv) {
-      if (!/^[0-9a-f]{64}$/i.test(fromEnv)) throw new Error('WARDEN_FLEET_VAULT_KEY must be 64 hex digits');
-      return new KeyVault(Buffer.from(fromEnv, 'hex'));
-    }
-    return new KeyVault(readOrCreateKeyFile(path));
+    return new KeyVault(hexSecret(env, 'WARDEN_FLEET_VAULT_KEY') ?? readOrCreateKeyFile(path));
   }
 
   /** nonce ‖ ciphertext ‖ tag; `context` (the composite id) is bound in, so a sealed key cannot be moved to another row. */

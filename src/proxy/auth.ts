@@ -3,17 +3,12 @@
 // OpenAI-style `Authorization: Bearer` key. With no gateway token configured, loopback callers are let in.
 import type { IncomingHttpHeaders } from 'node:http';
 import { isLoopbackAddress } from '../config/bind.js';
+import { bearerToken } from '../util/bearer.js';
 import { TokenMatcher } from '../util/token-matcher.js';
 
 export type ProxyAuthResult =
   | { ok: true; via: 'gateway-token' | 'master-key' | 'loopback' }
   | { ok: false; reason: string };
-
-export function bearerValue(header: string | string[] | undefined): string | undefined {
-  if (typeof header !== 'string') return undefined;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return match?.[1];
-}
 
 export class ProxyAuthenticator {
   private readonly gatewayToken: TokenMatcher | undefined;
@@ -25,8 +20,8 @@ export class ProxyAuthenticator {
   }
 
   check(headers: IncomingHttpHeaders, ip: string): ProxyAuthResult {
-    const presentedToken = bearerValue(headers['x-warden-auth']);
-    const presentedKey = bearerValue(headers.authorization);
+    const presentedToken = bearerToken(headers['x-warden-auth']);
+    const presentedKey = bearerToken(headers.authorization);
     // Both comparisons always run, so timing does not tell which header was wrong.
     const tokenOk = this.gatewayToken !== undefined && presentedToken !== undefined && this.gatewayToken.matches(presentedToken);
     const keyOk = presentedKey !== undefined && this.masterKey.matches(presentedKey);

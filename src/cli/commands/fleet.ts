@@ -34,7 +34,7 @@ Environment: WARDEN_FLEET_API_TOKEN (registers the devices), WARDEN_OTA_HMAC_KEY
     .action(async (options: SimulateOptions) => {
       const { localGateway } = await import('../local-gateway.js');
       const { runningGateway } = await import('../../gateway/process-record.js');
-      const { hexSecret } = await import('../../fleet/context.js');
+      const { hexSecret } = await import('../../util/hex-secret.js');
       const { startSimulatedFleet } = await import('../../fleet/simulate-fleet.js');
       const adminToken = process.env.WARDEN_FLEET_API_TOKEN;
       const otaKey = hexSecret(process.env, 'WARDEN_OTA_HMAC_KEY');

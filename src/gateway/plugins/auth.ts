@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopbackAddress } from '../../config/bind.js';
 import type { HookTokens } from '../../connectors/hook-tokens.js';
+import { bearerToken } from '../../util/bearer.js';
 import { TokenMatcher } from '../../util/token-matcher.js';
 
 export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
@@ -10,16 +11,11 @@ export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
 /** The credentials a request presents, from every accepted header form. */
 export function presentedCredentials(request: FastifyRequest): string[] {
   const found: string[] = [];
-  const bearer = (value: unknown): string | undefined => {
-    if (typeof value !== 'string') return undefined;
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(value);
-    return match?.[1];
-  };
-  const fromAuthorization = bearer(request.headers.authorization);
+  const fromAuthorization = bearerToken(request.headers.authorization);
   if (fromAuthorization) found.push(fromAuthorization);
   const token = request.headers['x-warden-token'];
   if (typeof token === 'string' && token.trim() !== '') found.push(token.trim());
-  const fromAuthHeader = bearer(request.headers['x-warden-auth']);
+  const fromAuthHeader = bearerToken(request.headers['x-warden-auth']);
   if (fromAuthHeader) found.push(fromAuthHeader);
   return found;
 }

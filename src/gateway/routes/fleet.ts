@@ -16,7 +16,7 @@ import { PROMETHEUS_CONTENT_TYPE } from '../../fleet/metrics.js';
 import { HASH, pushThreatIntel } from '../../fleet/threat-intel.js';
 import { oneOf } from '../../config/schema.js';
 import { isProfile, PROFILE_LIMITS } from '../../fleet/policy/schema.js';
-import { bearerValue } from '../../proxy/auth.js';
+import { bearerToken } from '../../util/bearer.js';
 
 export const FLEET_PREFIX = '/api/v1/fleet';
 
@@ -64,7 +64,7 @@ export function fleetRoutes(fastify: FastifyInstance, fleet: FleetContext): void
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', (request, reply, done) => {
-    const caller = fleet.auth.identify(bearerValue(request.headers.authorization));
+    const caller = fleet.auth.identify(bearerToken(request.headers.authorization));
     if (!caller) return void reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'missing or invalid fleet API token' });
     request.fleetCaller = caller;
     done();

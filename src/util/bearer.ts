@@ -1,0 +1,6 @@
+// `Authorization: Bearer <token>` (and the same form in X-Warden-Auth): the token, or undefined when the header
+// is missing or not exactly one bearer credential.
+export function bearerToken(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
+}
