@@ -38,3 +38,46 @@ export function snippetAt(text: string, index: number): string {
   const masked = maskSecrets(line);
   return masked.length > MAX_SNIPPET ? `${masked.slice(0, MAX_SNIPPET - 1)}…` : masked;
 }
+
+/** Line lookups by character index for a text with many lookups: `lineAt` rescans the text on every call,
+ *  which a file with many findings would make quadratic, so the newline offsets are collected once. */
+export class LineIndex {
+  private newlines: number[] | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** 1-based line of character `index` (the same answer as `lineAt`). */
+  lineOf(index: number): number {
+    const newlines = (this.newlines ??= this.collect());
+    // Count newlines strictly before `index`.
+    let low = 0;
+    let high = newlines.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (newlines[mid]! < index) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  }
+
+  /** The whole line holding character `index`, untrimmed. */
+  lineTextAt(index: number): string {
+    const start = this.text.lastIndexOf('\n', index - 1) + 1;
+    const end = this.text.indexOf('\n', index);
+    return this.text.slice(start, end < 0 ? this.text.length : end);
+  }
+
+  /** Character index where 1-based `line` starts (the text length when there is no such line). */
+  startOfLine(line: number): number {
+    if (line <= 1) return 0;
+    const newlines = (this.newlines ??= this.collect());
+    const newline = newlines[line - 2];
+    return newline === undefined ? this.text.length : newline + 1;
+  }
+
+  private collect(): number[] {
+    const offsets: number[] = [];
+    for (let i = this.text.indexOf('\n'); i !== -1; i = this.text.indexOf('\n', i + 1)) offsets.push(i);
+    return offsets;
+  }
+}

@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { staticAnalyzer } from '../../src/scanners/analyzers/static/index.js';
 import { fileTypeOf } from '../../src/scanners/analyzers/static/file-types.js';
-import { FindingSet, LineIndex, type TextFile } from '../../src/scanners/analyzers/static/findings.js';
+import { FindingSet, type TextFile } from '../../src/scanners/analyzers/static/findings.js';
+import { LineIndex } from '../../src/scanners/snippet.js';
 import { grantsOf } from '../../src/scanners/analyzers/static/allowed-tools.js';
 import {
   loadSignatureRules, readRuleFile, ruleFilesIn, ScannerRuleError, SHIPPED_SCANNER_RULES_DIR,

@@ -3,7 +3,7 @@
 // file paths, and the work budget. Flows whose source is a parameter are recorded in the enclosing function's
 // summary instead of being reported; a call site replays them with the caller's arguments.
 import type { AnalyzerFinding } from '../../types.js';
-import { snippetAt } from '../../snippet.js';
+import { snippetAt, type LineIndex } from '../../snippet.js';
 import { UNKNOWN, normalisePath, type PersistenceKind } from './catalog.js';
 import { asCode } from './decode.js';
 import type { Lang } from './syntax.js';
@@ -13,7 +13,7 @@ import { appendStep, continued, EMPTY, flowFrom, joinPaths, mergeFlows, type Flo
 export interface FileInfo {
   path: string;
   text: string;
-  lineStarts: number[];
+  lines: LineIndex;
 }
 
 /** A flow from parameter `param` reaching a sink inside a function. */
@@ -119,16 +119,7 @@ export class Analysis {
   }
 
   line(file: string, index: number): number {
-    const starts = this.files.get(file)?.lineStarts;
-    if (!starts) return 1;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    return this.files.get(file)?.lines.lineOf(index) ?? 1;
   }
 
   at(file: string, index: number): string {
@@ -282,8 +273,3 @@ function downloadKey(path: string | undefined): string | undefined {
 
 const shellQuote = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}

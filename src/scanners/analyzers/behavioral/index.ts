@@ -9,7 +9,8 @@
 // tree-sitter tree freed; evaluation runs two rounds over those trees (so calls to functions defined later,
 // or in files analysed later, resolve) under a per-skill step budget. Files over 512 KiB are skipped.
 import type { Analyzer, AnalyzerContext, AnalyzerFinding, SkillPackage } from '../../types.js';
-import { Analysis, lineStarts, type FileInfo } from './engine.js';
+import { LineIndex } from '../../snippet.js';
+import { Analysis, type FileInfo } from './engine.js';
 import { JavaScriptEvaluator } from './javascript.js';
 import { javascriptResolver, pythonResolver } from './modules.js';
 import { PythonEvaluator } from './python.js';
@@ -43,7 +44,7 @@ export function analyzeUnits(skill: SkillPackage, units: readonly CodeUnit[], pa
   for (const unit of units) {
     if (files.has(unit.file)) continue;
     const text = texts.get(unit.file) ?? unit.source;
-    files.set(unit.file, { path: unit.file, text, lineStarts: lineStarts(text) });
+    files.set(unit.file, { path: unit.file, text, lines: new LineIndex(text) });
   }
   const analysis = new Analysis(files);
   const importable = units.filter((u) => u.importable);

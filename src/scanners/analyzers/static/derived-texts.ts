@@ -3,7 +3,8 @@
 // joined into the command line they run (shell patterns never see a command written as a list).
 import RE2 from 're2';
 import type { AnalyzerFinding, ScanSeverity } from '../../types.js';
-import { excerpt, FindingSet, LineIndex, type TextFile } from './findings.js';
+import { LineIndex } from '../../snippet.js';
+import { excerpt, FindingSet, type TextFile } from './findings.js';
 import type { SignatureRuleSet } from './rule-loader.js';
 import { signatureFindings } from './signatures.js';
 
