@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isLoopbackAddress } from '../config/bind.js';
 import { bearerToken } from '../util/bearer.js';
-import { TokenMatcher } from '../util/token-matcher.js';
+import { TokenMatcher, tokenDigest } from '../util/token-matcher.js';
 
 export type ProxyAuthResult =
   | { ok: true; via: 'gateway-token' | 'master-key' | 'loopback' }
@@ -34,8 +34,9 @@ export class ProxyAuthenticator {
 
   /** Whether `value` is one of Warden's own secrets (never to be forwarded upstream). */
   isOwnSecret(value: string): boolean {
-    const token = this.gatewayToken?.matches(value) ?? false;
-    const key = this.masterKey.matches(value);
+    const digest = tokenDigest(value); // once, for both comparisons (this runs on every proxied call)
+    const token = this.gatewayToken?.matchesDigest(digest) ?? false;
+    const key = this.masterKey.matchesDigest(digest);
     return token || key;
   }
 }
