@@ -27,11 +27,11 @@ export const EGRESS_COLUMNS = [
 
 export type EgressRow = Record<(typeof EGRESS_COLUMNS)[number], string | number | null>;
 
-/** Column values in EGRESS_COLUMNS order. */
-export function egressRowValues(id: string, r: NewEgressRecord): (string | number | null)[] {
-  return [
+/** Appends the record's column values, in EGRESS_COLUMNS order, to `out`. */
+export function pushEgressRowValues(out: unknown[], id: string, timestamp: string, r: NewEgressRecord): void {
+  out.push(
     id,
-    r.timestamp ?? new Date().toISOString(),
+    timestamp,
     r.hostname,
     r.path ?? null,
     r.method ?? null,
@@ -47,7 +47,7 @@ export function egressRowValues(id: string, r: NewEgressRecord): (string | numbe
     r.looks_like_llm === undefined ? null : r.looks_like_llm ? 1 : 0,
     r.source,
     r.details === undefined ? null : JSON.stringify(r.details),
-  ];
+  );
 }
 
 /** A stored row back as a record (0/1 columns as booleans, details parsed). */

@@ -1,4 +1,4 @@
-// Audit event shapes and their mapping to audit_events rows, shared by the writer thread and the readers.
+// Audit event shapes and their mapping to audit_events rows, shared by the store and the readers.
 export const AUDIT_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'NONE'] as const;
 export type AuditSeverity = (typeof AUDIT_SEVERITIES)[number];
 
@@ -32,11 +32,11 @@ export const COLUMNS = [
 
 export type Row = Record<(typeof COLUMNS)[number], string | null>;
 
-/** Column values in COLUMNS order, for a positional INSERT. */
-export function rowValues(id: string, e: NewAuditEvent): (string | null)[] {
-  return [
+/** Appends the row's column values, in COLUMNS order, to `out` (one multi-row INSERT takes many rows). */
+export function pushRowValues(out: unknown[], id: string, timestamp: string, e: NewAuditEvent): void {
+  out.push(
     id,
-    e.timestamp ?? new Date().toISOString(),
+    timestamp,
     e.action,
     e.target ?? null,
     e.actor ?? null,
@@ -48,7 +48,7 @@ export function rowValues(id: string, e: NewAuditEvent): (string | null)[] {
     e.trace_id ?? null,
     e.evaluation_id ?? null,
     e.schema ?? null,
-  ];
+  );
 }
 
 export function fromRow(row: Row): AuditEvent {

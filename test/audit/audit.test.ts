@@ -81,6 +81,35 @@ describe('audit store', () => {
       const reader = new AuditReader(path);
       assert.equal(reader.count(), 2500);
       assert.deepEqual([...reader.events({ limit: 2 })].map((e) => e.action), ['row-2498', 'row-2499']);
+      const all = [...reader.events()];
+      assert.deepEqual(all.map((e) => e.action), Array.from({ length: 2500 }, (_, i) => `row-${i}`), 'every row, in append order');
+      assert.equal(new Set(all.map((e) => e.id)).size, 2500, 'distinct ids');
+      reader.close();
+    } finally {
+      home.remove();
+    }
+  });
+
+  it('writes events and egress records appended in between with their own or the append time', async () => {
+    const home = tempHome();
+    const path = join(home.dir, 'audit.db');
+    try {
+      const store = new AuditStore(path);
+      const before = new Date().toISOString();
+      for (let i = 0; i < 70; i++) {
+        store.append({ action: `event-${i}`, structured: { i }, ...(i === 5 ? { timestamp: '2026-01-02T03:04:05.000Z' } : {}) });
+        if (i % 3 === 0) store.appendEgress({ hostname: `host-${i}.example`, source: 'ts', blocked: i % 2 === 0 });
+      }
+      await store.close();
+      const reader = new AuditReader(path);
+      const events = [...reader.events()];
+      assert.deepEqual(events.map((e) => e.action), Array.from({ length: 70 }, (_, i) => `event-${i}`));
+      assert.deepEqual(events.map((e) => (e.structured as { i: number }).i), Array.from({ length: 70 }, (_, i) => i));
+      assert.equal(events[5]!.timestamp, '2026-01-02T03:04:05.000Z', 'a given timestamp is kept');
+      assert.ok(events[6]!.timestamp >= before, `append time recorded: ${events[6]!.timestamp}`);
+      const egress = reader.egress();
+      assert.deepEqual(egress.map((r) => r.hostname), Array.from({ length: 24 }, (_, k) => `host-${k * 3}.example`));
+      assert.deepEqual(egress.slice(0, 2).map((r) => r.blocked), [true, false]);
       reader.close();
     } finally {
       home.remove();
