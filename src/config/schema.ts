@@ -79,6 +79,10 @@ export const FleetSection = Type.Object(
         /** Start an embedded broker on 127.0.0.1 when no url is set. */
         embedded: Type.Boolean({ default: true }),
         embedded_port: Port(1883),
+        /** MQTT version towards an external broker: 5 reports a refused publication (ACL) as a PUBACK reason code; 3.1.1 cannot. */
+        protocol_version: Type.Union([Type.Literal(4), Type.Literal(5)], { default: 5 }),
+        /** User name at an external broker; the password is WARDEN_FLEET_MQTT_PASSWORD, never this file. */
+        username: Type.String({ default: '' }),
       },
       strict,
     ),

@@ -33,7 +33,7 @@ export interface FleetOptions {
   vaultKeyPath: string;
   tenantTokens: Record<string, string>;
   trustedTlsProxy: boolean;
-  mqtt: { url: string; embedded: boolean; embedded_port: number };
+  mqtt: { url: string; embedded: boolean; embedded_port: number; protocol_version: 4 | 5; username: string };
 }
 
 export async function openFleet(options: FleetOptions, env: Record<string, string | undefined>, audit: DurableAudit, logger: FastifyBaseLogger): Promise<FleetContext> {
@@ -45,7 +45,9 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
   const store = new SqliteFleetStore(options.dbPath);
   let mqtt: FleetMqtt | undefined;
   try {
-    mqtt = await FleetMqtt.start({ url: options.mqtt.url, embedded: options.mqtt.embedded, embeddedPort: options.mqtt.embedded_port });
+    const { url, embedded, embedded_port: embeddedPort, protocol_version: protocolVersion, username } = options.mqtt;
+    // The broker password comes from the environment only, so config.yaml never holds it.
+    mqtt = await FleetMqtt.start({ url, embedded, embeddedPort, protocolVersion, username, password: env.WARDEN_FLEET_MQTT_PASSWORD || undefined });
   } catch (err) {
     await store.close();
     throw err;

@@ -2,7 +2,7 @@
 // published (so it can be replayed to devices that were offline), then published with QoS 1.
 import type { FleetContext } from './context.js';
 import { encodeFrame, type EmergencyCommand } from './emergency.js';
-import { MqttUnavailable, topics } from './mqtt.js';
+import { publicationFailure, topics } from './mqtt.js';
 
 export type EmergencyResult =
   | { status: 200; body: { tenant_id: number; fleet_id: number; command: EmergencyCommand; sequence: number; status: 'distributed' } }
@@ -19,8 +19,7 @@ export async function publishEmergency(fleet: FleetContext, tenantId: number, fl
     await mqtt.publish(topics.emergency(tenantId, fleetId), entry.frame);
   } catch (err) {
     // The frame stays in the history: devices get it on replay even though this publication failed.
-    const detail = (err as Error).message;
-    return err instanceof MqttUnavailable ? { status: 503, body: { error: 'MQTT broker unavailable', detail } } : { status: 500, body: { error: 'distribution failed', detail } };
+    return publicationFailure(err);
   }
   return { status: 200, body: { tenant_id: tenantId, fleet_id: fleetId, command, sequence: entry.sequence, status: 'distributed' } };
 }

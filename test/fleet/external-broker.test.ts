@@ -17,7 +17,7 @@ describe('fleet over an external broker', () => {
   let fleet: { devices: SimulatedDevice[]; stop(): Promise<void> };
   before(async () => {
     broker = await startTestBroker();
-    gw = await startInProcess(`config_version: 9\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\nfleet:\n  enabled: true\n  mqtt:\n    url: ${broker.url}\n`, {
+    gw = await startInProcess(`config_version: 9\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\nfleet:\n  enabled: true\n  mqtt:\n    url: ${broker.url}\n    protocol_version: ${broker.protocolVersion}\n`, {
       WARDEN_FLEET_API_TOKEN: ADMIN, WARDEN_OTA_HMAC_KEY: OTA.toString('hex'), WARDEN_EMERGENCY_KEY: EMERGENCY.toString('hex'),
     });
     fleet = await startSimulatedFleet({ sidecarUrl: gw.url, adminToken: ADMIN, brokerUrl: broker.url, tenant_id: 8, fleet_id: 8, devices: 5, otaKey: OTA, emergencyKey: EMERGENCY });

@@ -20,14 +20,15 @@ export interface TempHome {
 export function tempHome(config: string | null = EPHEMERAL_CONFIG, extraEnv: NodeJS.ProcessEnv = {}): TempHome {
   const dir = mkdtempSync(join(tmpdir(), 'warden-test-'));
   if (config !== null) writeFileSync(join(dir, 'config.yaml'), config);
-  const env: NodeJS.ProcessEnv = { ...withoutTokenVariables(process.env), WARDEN_HOME: dir, ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...withoutSecretVariables(process.env), WARDEN_HOME: dir, ...extraEnv };
   return { dir, env, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The test machine's own token variables must not leak into a test's gateway. */
-function withoutTokenVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/** The test machine's own token variables and broker password must not leak into a test's gateway. */
+function withoutSecretVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
   delete copy.WARDEN_GATEWAY_TOKEN;
   delete copy.AGENT_GATEWAY_TOKEN;
+  delete copy.WARDEN_FLEET_MQTT_PASSWORD;
   return copy;
 }

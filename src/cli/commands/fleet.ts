@@ -36,6 +36,7 @@ Environment: WARDEN_FLEET_API_TOKEN (registers the devices), WARDEN_OTA_HMAC_KEY
       const { runningGateway } = await import('../../gateway/process-record.js');
       const { hexSecret } = await import('../../util/hex-secret.js');
       const { startSimulatedFleet } = await import('../../fleet/simulate-fleet.js');
+      const { splitBrokerUrl } = await import('../../fleet/broker-url.js');
       const adminToken = process.env.WARDEN_FLEET_API_TOKEN;
       const otaKey = hexSecret(process.env, 'WARDEN_OTA_HMAC_KEY');
       const emergencyKey = hexSecret(process.env, 'WARDEN_EMERGENCY_KEY');
@@ -47,11 +48,12 @@ Environment: WARDEN_FLEET_API_TOKEN (registers the devices), WARDEN_OTA_HMAC_KEY
       const gateway = localGateway();
       const mqttConfig = gateway.settings.config.fleet.mqtt;
       const broker = options.broker ?? runningGateway(gateway.settings.paths.pidFile)?.fleet_broker ?? (mqttConfig.url || `mqtt://127.0.0.1:${mqttConfig.embedded_port}`);
+      const shownBroker = splitBrokerUrl(broker).url; // devices may connect with userinfo; the output never shows it
       const fleet = await startSimulatedFleet({
         sidecarUrl: gateway.url, adminToken, brokerUrl: broker, tenant_id: options.tenant, fleet_id: options.fleet,
         devices: options.devices, firstDeviceId: options.firstDevice, otaKey, emergencyKey,
       });
-      process.stderr.write(`${fleet.devices.length} devices registered and connected to ${broker}\n`);
+      process.stderr.write(`${fleet.devices.length} devices registered and connected to ${shownBroker}\n`);
       let heartbeats = 0;
       const beat = async () => {
         await Promise.all(fleet.devices.map((d) => d.heartbeat()));

@@ -1,7 +1,7 @@
 // POST /policy/push as a use case: compile, take the fleet's next wire version, sign the blob that carries it,
 // store, publish. The published message is the blob followed by its 32-byte HMAC (docs/fleet-wire.md).
 import type { FleetContext } from '../context.js';
-import { MqttUnavailable, topics } from '../mqtt.js';
+import { publicationFailure, topics } from '../mqtt.js';
 import { compilePolicy, finalizeBlob, PolicyCompileError, PolicyTooLarge, signPolicy } from './compile.js';
 import { isProfile, PROFILE_LIMITS } from './schema.js';
 
@@ -42,8 +42,7 @@ export async function pushPolicy(fleet: FleetContext, request: PushRequest): Pro
   try {
     await mqtt.publish(topics.policy(request.tenant_id, request.fleet_id), message);
   } catch (err) {
-    const detail = (err as Error).message;
-    return err instanceof MqttUnavailable ? { status: 503, body: { error: 'MQTT broker unavailable', detail } } : { status: 500, body: { error: 'distribution failed', detail } };
+    return publicationFailure(err);
   }
   await fleet.store.markDistributed(request.tenant_id, request.fleet_id, version);
   return { status: 200, body: { version, blob_size: message.length - 32, tenant_id: request.tenant_id, fleet_id: request.fleet_id, profile, status: 'distributed' } };
