@@ -57,4 +57,37 @@ export const AUDIT_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX network_egress_hostname ON network_egress(hostname);
   `,
+  // 2: audit_events keyed by an integer sequence instead of the text id. A TEXT PRIMARY KEY is a second
+  // B-tree that every row is inserted into; nothing looks rows up by id (readers order by sequence), and
+  // uuidv7 ids are unique without an index. Rows keep their order; the copy runs once, inside the migration's
+  // transaction.
+  `
+  CREATE TABLE audit_events_v2 (
+    seq           INTEGER PRIMARY KEY,
+    id            TEXT NOT NULL,
+    timestamp     TEXT NOT NULL,
+    action        TEXT NOT NULL,
+    target        TEXT,
+    actor         TEXT,
+    severity      TEXT NOT NULL DEFAULT 'INFO',
+    details       TEXT,
+    structured    TEXT,
+    connector     TEXT,
+    session_id    TEXT,
+    trace_id      TEXT,
+    evaluation_id TEXT,
+    schema        TEXT
+  );
+  INSERT INTO audit_events_v2 (id, timestamp, action, target, actor, severity, details, structured, connector,
+                               session_id, trace_id, evaluation_id, schema)
+    SELECT id, timestamp, action, target, actor, severity, details, structured, connector,
+           session_id, trace_id, evaluation_id, schema
+    FROM audit_events ORDER BY rowid;
+  DROP VIEW alerts;
+  DROP TABLE audit_events;
+  ALTER TABLE audit_events_v2 RENAME TO audit_events;
+  CREATE INDEX audit_events_alert_rows ON audit_events(severity) WHERE severity IN ('CRITICAL', 'HIGH', 'MEDIUM', 'LOW');
+  CREATE VIEW alerts AS
+    SELECT * FROM audit_events WHERE severity IN ('CRITICAL', 'HIGH', 'MEDIUM', 'LOW');
+  `,
 ];

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { openAuditDatabase } from '../../src/audit/database.js';
+import { AUDIT_MIGRATIONS } from '../../src/audit/migrations.js';
 import { AuditReader } from '../../src/audit/reader.js';
 import { AuditStore } from '../../src/audit/store.js';
 import { authHeaders, runCli, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
@@ -66,6 +68,31 @@ describe('audit store', () => {
       db.close();
       assert.throws(() => new AuditStore(path), /schema version 99 is newer/);
       assert.throws(() => new AuditReader(path), /schema version 99 is newer/);
+    } finally {
+      home.remove();
+    }
+  });
+
+  it('moves the rows of a version 1 database, ids and order kept, to the sequence-keyed table', async () => {
+    const home = tempHome();
+    const path = join(home.dir, 'audit.db');
+    try {
+      const v1 = new Database(path);
+      v1.exec(AUDIT_MIGRATIONS[0]!);
+      v1.pragma('user_version = 1');
+      const insert = v1.prepare('INSERT INTO audit_events (id, timestamp, action, severity) VALUES (?, ?, ?, ?)');
+      // Inserted out of id order: the rowid order (the order they were recorded) is what must survive.
+      insert.run('id-b', '2026-01-01T00:00:00.000Z', 'first', 'HIGH');
+      insert.run('id-a', '2026-01-01T00:00:01.000Z', 'second', 'INFO');
+      v1.close();
+      const store = new AuditStore(path);
+      store.append({ action: 'third', severity: 'LOW' });
+      assert.deepEqual((await store.recentAlerts(5)).map((e) => e.action), ['third', 'first'], 'alerts view, newest first');
+      await store.close();
+      const reader = new AuditReader(path);
+      assert.equal(reader.schemaVersion(), AUDIT_MIGRATIONS.length);
+      assert.deepEqual([...reader.events()].map((e) => [e.id.length > 10 ? 'new' : e.id, e.action]), [['id-b', 'first'], ['id-a', 'second'], ['new', 'third']]);
+      reader.close();
     } finally {
       home.remove();
     }
