@@ -42,8 +42,9 @@ export class InspectionEngine {
    * text, only nominate it); otherwise, and for rules without one, the patterns decide.
    */
   scanToolCall(text: string, facts: ActionFacts): Finding[] {
-    const candidates = this.candidates(text);
-    if (facts.parsed) this.candidates(facts.normalized, candidates);
+    // One pass over both texts: a pattern that happens to match across the joining newline only nominates a
+    // rule, which then needs evidence in one of the texts, or an expression true on the facts.
+    const candidates = this.candidates(facts.parsed ? `${text}\n${facts.normalized}` : text);
     const findings: Finding[] = [];
     for (const [rule, patterns] of candidates) {
       if (rule.evaluate && facts.parsed) {
@@ -66,10 +67,14 @@ export class InspectionEngine {
   }
 
   /** Enabled rules with at least one pattern matching `text`, with the indexes of those patterns. */
-  private candidates(text: string, into: Candidates = new Map()): Candidates {
+  private candidates(text: string): Candidates {
+    const into: Candidates = new Map();
     if (text.length === 0) return into;
     const { patternSet, patternOwners } = this.pack;
-    for (const index of patternSet.match(text)) {
+    // RE2 reads UTF-8: handing it a Buffer is cheaper than letting it convert the string (0.5 us of 1.5 on
+    // a short tool call, 2 to 4 us on 4 KiB); a set match reports pattern indexes, not offsets, so nothing
+    // has to be mapped back to string positions.
+    for (const index of patternSet.match(Buffer.from(text))) {
       const { rule, pattern } = patternOwners[index]!;
       if (!rule.enabled) continue;
       let patterns = into.get(rule);
