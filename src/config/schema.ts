@@ -83,6 +83,8 @@ export const FleetSection = Type.Object(
         protocol_version: Type.Union([Type.Literal(4), Type.Literal(5)], { default: 5 }),
         /** User name at an external broker; the password is WARDEN_FLEET_MQTT_PASSWORD, never this file. */
         username: Type.String({ default: '' }),
+        /** Devices without a key may enroll over MQTT and get one (local development; embedded broker only). */
+        auto_register: Type.Boolean({ default: false }),
       },
       strict,
     ),

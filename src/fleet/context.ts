@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { hexSecret } from '../util/hex-secret.js';
 import { FleetAuth, parseTenantTokens } from './auth.js';
+import { AutoRegistration } from './auto-register.js';
 import { FleetInbound } from './inbound.js';
 import { FleetDevices, type DurableAudit } from './devices.js';
 import { KeyVault } from './key-vault.js';
@@ -33,10 +34,14 @@ export interface FleetOptions {
   vaultKeyPath: string;
   tenantTokens: Record<string, string>;
   trustedTlsProxy: boolean;
-  mqtt: { url: string; embedded: boolean; embedded_port: number; protocol_version: 4 | 5; username: string };
+  mqtt: { url: string; embedded: boolean; embedded_port: number; protocol_version: 4 | 5; username: string; auto_register: boolean };
 }
 
 export async function openFleet(options: FleetOptions, env: Record<string, string | undefined>, audit: DurableAudit, logger: FastifyBaseLogger): Promise<FleetContext> {
+  if (options.mqtt.auto_register && options.mqtt.url) {
+    // The key would cross the network in the clear: auto-registration stays on the loopback embedded broker.
+    throw new Error('fleet.mqtt.auto_register works only with the embedded broker (fleet.mqtt.url must be empty)');
+  }
   const tenants = new Map<number, string>(Object.entries(options.tenantTokens).map(([tenant, token]) => [Number(tenant), token]));
   for (const [tenant, token] of parseTenantTokens(env.WARDEN_FLEET_TENANT_TOKENS)) tenants.set(tenant, token);
   const otaKey = hexSecret(env, 'WARDEN_OTA_HMAC_KEY');
@@ -54,8 +59,11 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
   }
   const cache = new VerdictCache();
   const metrics = new FleetMetrics(store, cache);
+  const devices = new FleetDevices(store, vault, audit);
   if (mqtt) {
-    const inbound = new FleetInbound(store, vault, mqtt, metrics, logger);
+    const autoRegistration = options.mqtt.auto_register ? new AutoRegistration(store, devices, mqtt) : undefined;
+    if (autoRegistration) logger.warn('fleet: MQTT auto-registration is on (local development only): any local client can enroll a new device');
+    const inbound = new FleetInbound(store, vault, mqtt, metrics, logger, autoRegistration);
     // Not awaited: with an external broker that is down, the gateway still starts (publishing answers 503).
     mqtt.subscribeInbound((topic, payload) => void inbound.handle(topic, payload)).catch((err: Error) => logger.warn({ err: err.message }, 'fleet: cannot subscribe to device messages'));
   }
@@ -63,7 +71,7 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
     cache,
     metrics,
     auth: new FleetAuth(env.WARDEN_FLEET_API_TOKEN || undefined, tenants),
-    devices: new FleetDevices(store, vault, audit),
+    devices,
     store,
     mqtt,
     otaKey,

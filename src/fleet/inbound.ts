@@ -3,7 +3,9 @@
 // timestamp is within five minutes; anything else is dropped and counted. An accepted message updates the
 // device, counts a canary rollback once per flag transition, replays the emergency frames the device has not
 // applied (32 per pass, in order) and republishes the latest policy when the device reports an older one.
+// Enrollment requests of keyless devices go to auto-register.ts when that is switched on.
 import type { FastifyBaseLogger } from 'fastify';
+import type { AutoRegistration } from './auto-register.js';
 import { CANARY_ROLLBACK, decodeMessage } from './device-messages.js';
 import { formatCompositeId } from './ids.js';
 import type { KeyVault } from './key-vault.js';
@@ -23,6 +25,8 @@ export class FleetInbound {
     private readonly mqtt: FleetMqtt,
     private readonly metrics: FleetMetrics,
     private readonly logger: FastifyBaseLogger,
+    /** Present only with fleet.mqtt.auto_register (local development). */
+    private readonly autoRegistration: AutoRegistration | undefined,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -49,6 +53,7 @@ export class FleetInbound {
 
   private async process(address: { tenant_id: number; fleet_id: number; device_id: number; kind: string }, payload: Buffer): Promise<void> {
     const id = formatCompositeId(address);
+    if (address.kind === 'enroll') return this.enroll(address, payload, id);
     const device = await this.store.getDevice(address);
     if (!device || device.decommissioned) return this.reject('unknown_device', id);
     const message = decodeMessage(this.vault.open(device.sealed_key, id), payload);
@@ -83,5 +88,13 @@ export class FleetInbound {
     if (latest?.policy_bin && latest.signature && latest.version > message.policy_version) {
       await this.mqtt.publish(topics.devicePolicy(address.tenant_id, address.fleet_id, address.device_id), Buffer.concat([latest.policy_bin, latest.signature]));
     }
+  }
+
+  private async enroll(address: { tenant_id: number; fleet_id: number; device_id: number }, nonce: Buffer, id: string): Promise<void> {
+    if (!this.autoRegistration) return this.reject('auto_register_off', id);
+    const { tenant_id, fleet_id, device_id } = address;
+    const outcome = await this.autoRegistration.enroll({ tenant_id, fleet_id, device_id }, nonce);
+    if (outcome !== 'enrolled') return this.reject(outcome, id);
+    this.logger.info({ device: id }, 'fleet device auto-registered over MQTT');
   }
 }

@@ -14,13 +14,15 @@ export const topics = {
   /** Replies to one device: missed emergency frames, a newer policy. */
   deviceEmergency: (tenant: number, fleet: number, device: number) => `warden/fleet/${tenant}/${fleet}/device/${device}/emergency`,
   devicePolicy: (tenant: number, fleet: number, device: number) => `warden/fleet/${tenant}/${fleet}/device/${device}/policy`,
-  /** What devices send: `.../device/<device_id>/heartbeat` and `.../register`. */
+  /** The key of an auto-registered device (local development only, see auto-register.ts). */
+  deviceKey: (tenant: number, fleet: number, device: number) => `warden/fleet/${tenant}/${fleet}/device/${device}/key`,
+  /** What devices send: `.../device/<device_id>/heartbeat`, `.../register` and (auto-registration) `.../enroll`. */
   inbound: 'warden/fleet/+/+/device/+/+',
 };
 
 /** The address and kind of an inbound topic, or undefined when it is not one. */
 export function parseInboundTopic(topic: string): { tenant_id: number; fleet_id: number; device_id: number; kind: string } | undefined {
-  const match = /^warden\/fleet\/(\d{1,5})\/(\d{1,5})\/device\/(\d{1,10})\/(heartbeat|register)$/.exec(topic);
+  const match = /^warden\/fleet\/(\d{1,5})\/(\d{1,5})\/device\/(\d{1,10})\/(heartbeat|register|enroll)$/.exec(topic);
   if (!match) return undefined;
   const [tenant, fleet, device] = [Number(match[1]), Number(match[2]), Number(match[3])];
   if (tenant > 0xffff || fleet > 0xffff || device > 0xffffffff || device === 0) return undefined;

@@ -95,7 +95,7 @@ describe('threat intel as a use case against the refusing broker', () => {
     const dir = mkdtempSync(join(tmpdir(), 'warden-refusal-'));
     const fleet = await openFleet(
       { dbPath: join(dir, 'fleet.db'), vaultKeyPath: join(dir, 'fleet.key'), tenantTokens: {}, trustedTlsProxy: false,
-        mqtt: { url: broker.url, embedded: false, embedded_port: 0, protocol_version: broker.protocolVersion, username: '' } },
+        mqtt: { url: broker.url, embedded: false, embedded_port: 0, protocol_version: broker.protocolVersion, username: '', auto_register: false } },
       KEYS, { appendDurably() {} }, pino({ level: 'silent' }),
     );
     try {
