@@ -2,12 +2,15 @@
 import type { ActionFacts, CommandFact } from './types.js';
 import { fileUrlPath, hostOfAddress, normalizeHost } from './urls.js';
 
-/** Not files: empty, stdin/stdout, the null device and the `{}` placeholder of find -exec and xargs -I. */
-const NOWHERE = new Set(['', '-', '/dev/null', '{}']);
+/** Not files: empty, stdin/stdout, the null device and the `{}` placeholder of find -exec and xargs -I.
+ *  Compared directly rather than through a Set: a path is a fresh string, which a Set lookup would hash. */
+function isNowhere(path: string): boolean {
+  return path === '' || path === '-' || path === '/dev/null' || path === '{}';
+}
 
 /** Process substitutions (`<(…)`, `>(…)`) are pipes, not files; their commands are recorded already. */
 function isFile(path: string): boolean {
-  return !NOWHERE.has(path) && !path.startsWith('<(') && !path.startsWith('>(');
+  return !isNowhere(path) && !path.startsWith('<(') && !path.startsWith('>(');
 }
 /** Splits of one text tracked for deduplication; past that (only crafted input gets there) repeats are
  *  listed again rather than compared against an ever longer list. */
@@ -17,6 +20,23 @@ function sameArgs(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** argv0 and args joined by single spaces. A loop rather than `args.join(' ')`: for the few short strings
+ *  of a command line Array#join costs several times more than concatenating. */
+function commandText(argv0: string, args: readonly string[]): string {
+  let text = argv0;
+  for (const arg of args) text += ` ${arg}`;
+  return text;
+}
+
+/** One level of a trie of pipelines by command names. The names were looked up in the command profiles
+ *  already, so their hashes are cached and each level costs one cheap Map lookup; a key built from the
+ *  whole pipeline (JSON, a join) would be a new string to build and hash every time. */
+interface PipelineNode {
+  next: Map<string, PipelineNode> | undefined;
+  /** A pipeline ending here was listed. */
+  listed: boolean;
 }
 
 export class FactsCollector {
@@ -33,7 +53,7 @@ export class FactsCollector {
   private readonly urls = new Set<string>();
 
   addCommand(name: string, argv0: string, args: string[]): void {
-    const text = args.length === 0 ? argv0 : `${argv0} ${args.join(' ')}`;
+    const text = commandText(argv0, args);
     const sameText = this.commandsByText.get(text);
     if (sameText) for (const c of sameText) if (sameArgs(c.args, args)) return;
     const fact = { name, args, text };
@@ -84,14 +104,10 @@ export class FactsCollector {
 
   toFacts(tool: string): ActionFacts {
     const pipelines: string[][] = [];
-    const seen = new Set<string>();
-    for (const names of this.pipelines) {
-      // JSON, not a join: names may contain any character (`$'a\0b'`), and a collision would hide a pipeline.
-      const key = JSON.stringify(names);
-      if (names.length < 2 || seen.has(key)) continue;
-      seen.add(key);
-      pipelines.push(names);
-    }
+    // A trie rather than a joined key: names may contain any character (`$'a\0b'`), and a collision would
+    // hide a pipeline.
+    const seen = new Map<string, PipelineNode>();
+    for (const names of this.pipelines) if (names.length >= 2 && firstListing(seen, names)) pipelines.push(names);
     const lines = this.commands.map((c) => c.text);
     for (const p of this.reads) lines.push(`read ${p}`);
     for (const p of this.writes) lines.push(`write ${p}`);
@@ -109,4 +125,18 @@ export class FactsCollector {
       normalized: lines.join('\n'),
     };
   }
+}
+
+/** Adds `names` to the trie `root`; false if the same pipeline was there already. */
+function firstListing(root: Map<string, PipelineNode>, names: readonly string[]): boolean {
+  let level = root;
+  let node: PipelineNode | undefined;
+  for (const name of names) {
+    if (node) level = node.next ??= new Map();
+    node = level.get(name);
+    if (!node) level.set(name, (node = { next: undefined, listed: false }));
+  }
+  if (!node || node.listed) return false;
+  node.listed = true;
+  return true;
 }

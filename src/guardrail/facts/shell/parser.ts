@@ -31,6 +31,14 @@ const CLOSE_BRACE = new Set(['}']);
 const CLOSERS = new Set(['then', 'elif', 'else', 'fi', 'do', 'done', 'esac', '}']);
 /** Reserved words that start a command other than a simple one, and the closers. */
 const RESERVED = new Set([...CLOSERS, '{', 'if', 'while', 'until', 'for', 'select', 'case', 'function', '[[']);
+/** For each first character, bit `1 << length` of every reserved word starting with it. A word matching
+ *  none is not looked up in a Set: that would hash it, a new string each time, and this rules out most
+ *  command names (`grep`, `sort`, `git`, `npm`) for the price of one character and a mask. */
+const RESERVED_SHAPES = new Uint32Array(128);
+for (const word of RESERVED) {
+  const first = word.charCodeAt(0);
+  RESERVED_SHAPES[first] = RESERVED_SHAPES[first]! | (1 << word.length);
+}
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const NO_WORDS: readonly Word[] = [];
 const NO_REDIRECTS: readonly Redirect[] = [];
@@ -49,7 +57,8 @@ class Parser extends TokenCursor {
     return script;
   }
 
-  /** Pipelines up to the end, a closing operator (`)`, `;;`) or one of `closers` in command position. */
+  /** Pipelines up to the end, a closing operator (`)`, `;;`) or one of `closers` (reserved words) in command
+   *  position. */
   private script(closers: ReadonlySet<string>): Script {
     const pipelines: Script = [];
     for (;;) {
@@ -62,8 +71,7 @@ class Parser extends TokenCursor {
         }
         if (t.op === ')' || t.op === ';;' || t.op === ';&' || t.op === ';;&') return pipelines;
       }
-      const word = this.reserved();
-      if (word !== undefined && closers.has(word)) return pipelines;
+      if (isReservedIn(this.reserved(), closers)) return pipelines;
       pipelines.push(this.pipeline());
       while (this.isOp('&&') || this.isOp('||')) {
         this.i++;
@@ -104,7 +112,7 @@ class Parser extends TokenCursor {
       return this.compound([body], []);
     }
     const word = this.reserved();
-    if (word !== undefined && RESERVED.has(word)) return this.reservedCommand(word);
+    if (word !== undefined && isReservedIn(word, RESERVED)) return this.reservedCommand(word);
     const next = this.tokens[this.i + 1];
     if (t.kind === 'word' && next?.kind === 'op' && next.op === '(') {
       this.i++;
@@ -284,6 +292,14 @@ class Parser extends TokenCursor {
     }
     return into;
   }
+}
+
+/** Whether `word` is one of `words`, a subset of RESERVED (from which the shape filter is built). */
+function isReservedIn(word: string | undefined, words: ReadonlySet<string>): boolean {
+  if (word === undefined) return false;
+  const first = word.charCodeAt(0);
+  // Lengths from 32 on wrap around in the shift: such a word is merely looked up.
+  return first < 128 && (RESERVED_SHAPES[first]! & (1 << word.length)) !== 0 && words.has(word);
 }
 
 function literal(text: string): Word {

@@ -14,6 +14,13 @@ export function isOneOf(ch: string, set: string): boolean {
   return ch !== '' && set.includes(ch);
 }
 
+/** Code of the character at `i`, or NaN past the end of `src`, like charCodeAt. The bound is checked here
+ *  because the tokenizer looks one character past the end of nearly every input, and once a charCodeAt
+ *  call site has read past the end V8 stops inlining it and calls a builtin from then on. */
+export function codeAt(src: string, i: number): number {
+  return i < src.length ? src.charCodeAt(i) : NaN;
+}
+
 /** Index of the first character at or after `from` whose class intersects `mask`. */
 export function scanPlain(src: string, from: number, mask: number): number {
   let i = from;
@@ -38,7 +45,7 @@ export function arithmeticEnd(src: string, from: number): number {
     if (c === 40 /* ( */) {
       if (++depth > MAX_SYNTAX_NESTING) return -1;
     } else if (c === 41 /* ) */) {
-      if (depth === 0) return src.charCodeAt(i + 1) === 41 ? i + 2 : -1;
+      if (depth === 0) return codeAt(src, i + 1) === 41 ? i + 2 : -1;
       depth--;
     }
   }

@@ -49,7 +49,7 @@ export class ShellWalker {
 
   /** A command given as an argv rather than as text (Codex sends `["bash", "-lc", "…"]`). */
   argv(argv: string[]): void {
-    if (argv.length > 0) this.run(argv, undefined, 0, 0, false);
+    if (argv.length > 0) this.runArgv(argv, undefined, 0, 0, false);
   }
 
   /** Commands of a substitution or of a nested script are not stages of the enclosing pipeline. */
@@ -91,18 +91,21 @@ export class ShellWalker {
 
   private simple(command: SimpleCommand, pipedStdin: string | undefined, depth: number, wantOutput: boolean): string | undefined {
     for (const w of command.assignments) this.substitutions(w, depth);
-    const argv: string[] = [];
+    const { words } = command;
+    // The arguments are collected apart from argv0: they become the command's fact as they are.
+    const args: string[] = [];
     let generated: string | undefined;
-    for (const w of command.words) {
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
       const value = w.substitutions.length > 0 ? this.substitutions(w, depth) : undefined;
-      if (argv.length === 0) generated = value;
-      argv.push(w.text);
+      if (i === 0) generated = value;
+      else args.push(w.text);
     }
     const stdin = this.redirects(command.redirects, pipedStdin, depth);
-    if (argv.length === 0) return undefined;
+    if (words.length === 0) return undefined;
     // `$(echo … | base64 -d)` as the command: what it prints is what runs.
     if (generated !== undefined) this.script(generated, depth + 1);
-    return this.run(argv, stdin, depth, 0, wantOutput);
+    return this.run(words[0]!.text, args, stdin, depth, 0, wantOutput);
   }
 
   /** Walks the word's substitutions; returns the word's value when it is one substitution of known output. */
@@ -151,12 +154,15 @@ export class ShellWalker {
     this.script(text, depth + 1);
   }
 
+  /** run() for a whole argv: from Codex, a wrapper or find -exec. */
+  private runArgv(argv: string[], stdin: string | undefined, depth: number, chain: number, wantOutput: boolean): string | undefined {
+    return this.run(argv[0]!, argv.slice(1), stdin, depth, chain, wantOutput);
+  }
+
   /** Records the command and everything it runs; returns its output when known. */
-  private run(argv: string[], stdin: string | undefined, depth: number, chain: number, wantOutput: boolean): string | undefined {
+  private run(argv0: string, args: string[], stdin: string | undefined, depth: number, chain: number, wantOutput: boolean): string | undefined {
     if (chain > MAX_COMMAND_CHAIN) throw new ShellSyntaxError('command chain too long');
-    const argv0 = argv[0]!;
     const name = commandName(argv0);
-    const args = argv.slice(1);
     this.facts.addCommand(name, argv0, args);
     for (const names of this.sinks) names.push(name);
     const profile = COMMAND_PROFILES.get(name);
@@ -167,7 +173,7 @@ export class ShellWalker {
     if (profile.spawns) this.spawned(name, args, stdin, depth, chain);
     const wrapped = profile.wraps ? unwrap(name, args) : undefined;
     if (wrapped?.script !== undefined) this.nested(wrapped.script, depth);
-    if (wrapped?.argv) return this.run(wrapped.argv, wrapped.passesStdin ? stdin : undefined, depth, chain + 1, wantOutput);
+    if (wrapped?.argv) return this.runArgv(wrapped.argv, wrapped.passesStdin ? stdin : undefined, depth, chain + 1, wantOutput);
     return wantOutput && profile.staticOutput ? staticOutput(name, args, stdin) : undefined;
   }
 
@@ -182,7 +188,7 @@ export class ShellWalker {
 
   private spawn(spawn: Spawn, depth: number, chain: number): void {
     if ('argv' in spawn) {
-      if (spawn.argv.length > 0) this.run(spawn.argv, undefined, depth, chain + 1, false);
+      if (spawn.argv.length > 0) this.runArgv(spawn.argv, undefined, depth, chain + 1, false);
     } else {
       this.nested(spawn.script, depth);
     }

@@ -8,6 +8,7 @@ import {
   WORD_END,
   WORD_SPECIAL,
   arithmeticEnd,
+  codeAt,
   isOneOf,
   scanPlain,
 } from './scanning.js';
@@ -81,7 +82,7 @@ function readDollar(cur: Cursor, b: WordBuilder, depth: number, inDoubleQuotes: 
     readParameterExpansion(cur, b, depth);
   } else {
     let end = start + 1;
-    if (isNameChar(src.charCodeAt(start + 1), false)) end = scanName(src, start + 2);
+    if (isNameChar(codeAt(src, start + 1), false)) end = scanName(src, start + 2);
     else if (isOneOf(next, SPECIAL_PARAMETERS)) end = start + 2;
     if (end > start + 1) markExpanded(b);
     b.text += src.slice(start, end);
@@ -127,7 +128,7 @@ function isNameChar(c: number, digitAllowed: boolean): boolean {
 
 function scanName(src: string, from: number): number {
   let i = from;
-  while (isNameChar(src.charCodeAt(i), true)) i++;
+  while (isNameChar(codeAt(src, i), true)) i++;
   return i;
 }
 
@@ -242,13 +243,17 @@ function readSpecial(cur: Cursor, b: WordBuilder, depth: number): void {
   }
 }
 
+/** A word-ending character, except `(`, which may continue a word (`a=(1 2)`, `@(x|y)`). */
+function endsPlainWord(code: number): boolean {
+  return CHAR_CLASS[code] === WORD_END && code !== 40 /* ( */;
+}
+
 /** Reads the word at `pos` (which must not be at a word-ending character). */
 export function readWord(cur: Cursor, depth: number): Word {
   const { src } = cur;
   // Fast path: most words are plain text up to a space or operator.
   const end = scanPlain(src, cur.pos, WORD_END | WORD_SPECIAL);
-  const stop = src.charCodeAt(end);
-  if (end > cur.pos && (end >= src.length || (CHAR_CLASS[stop] === WORD_END && stop !== 40 /* ( */))) {
+  if (end > cur.pos && (end >= src.length || endsPlainWord(src.charCodeAt(end)))) {
     const text = src.slice(cur.pos, end);
     cur.pos = end;
     return { kind: 'word', text, plain: text.length, wholeSubstitution: false, substitutions: NO_SCRIPTS };
