@@ -121,9 +121,16 @@ export async function run(): Promise<void> {
     },
   };
   for (const target of Object.values(targets)) await warmUp(target);
-  const rounds: { bare: LoadResult; inspect: LoadResult }[] = [];
+  type Measured = LoadResult & { cpuUsPerRequest: number };
+  /** One load run, with the server's CPU time per request answered. */
+  const measure = async (target: typeof targets.bare, server: typeof bare): Promise<Measured> => {
+    const cpuBefore = server.cpuMicros();
+    const result = await load({ ...target, seconds: SECONDS });
+    return { ...result, cpuUsPerRequest: (server.cpuMicros() - cpuBefore) / result.total };
+  };
+  const rounds: { bare: Measured; inspect: Measured }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    rounds.push({ bare: await load({ ...targets.bare, seconds: SECONDS }), inspect: await load({ ...targets.inspect, seconds: SECONDS }) });
+    rounds.push({ bare: await measure(targets.bare, bare), inspect: await measure(targets.inspect, gateway) });
   }
   await gateway.stop();
   await bare.stop();
@@ -140,6 +147,7 @@ export async function run(): Promise<void> {
       redos_worst_1mib_ms: round(worstMs, 1),
       inspect_route_rps: round(med((r) => r.inspect.requestsPerSecond), 0),
       inspect_route_p99_ms: med((r) => r.inspect.p99Ms),
+      inspect_route_cpu_us_per_request: round(med((r) => r.inspect.cpuUsPerRequest), 1),
       corpus_precision: round(corpus.precision),
       corpus_recall: round(corpus.recall),
       corpus_tp: corpus.tp, corpus_fp: corpus.fp, corpus_fn: corpus.fn, corpus_tn: corpus.tn,
@@ -149,16 +157,19 @@ export async function run(): Promise<void> {
       clean_prose_1mib_ms: round(proseMs, 1),
       bare_route_rps: round(med((r) => r.bare.requestsPerSecond), 0),
       bare_route_p99_ms: med((r) => r.bare.p99Ms),
+      bare_route_cpu_us_per_request: round(med((r) => r.bare.cpuUsPerRequest), 1),
     },
     ratio: {
       verdict_write_4k_vs_json_roundtrip: round(write4k / jsonBaseline, 2),
       verdict_bash_4k_vs_json_roundtrip: round(bash4k / jsonBaseline, 2),
       redos_worst_vs_clean_prose: round(worstMs / proseMs, 2),
       inspect_route_vs_bare: round(med((r) => r.inspect.requestsPerSecond / r.bare.requestsPerSecond)),
+      inspect_route_cpu_vs_bare: round(med((r) => r.inspect.cpuUsPerRequest / r.bare.cpuUsPerRequest), 2),
     },
     notes: [
       'targets: verdict median <= 50 us; inspect_route_vs_bare >= 0.6; redos_worst_1mib_ms <= 100',
       `route figures: median of ${ROUNDS} interleaved rounds of ${SECONDS} s, 10 connections, loopback`,
+      'cpu_us_per_request: the server process\'s CPU (all threads, /proc) per request answered; unlike requests/s it does not depend on how the load generator shares the 2 cores',
     ],
   });
   process.stdout.write(`inspect -> ${file}\n`);

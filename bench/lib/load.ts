@@ -3,6 +3,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests answered in the whole run. */
+  total: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -29,6 +31,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   });
   return {
     requestsPerSecond: result.requests.average,
+    total: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
