@@ -128,9 +128,15 @@ llm:
     const throughput: Record<Target['name'], LoadResult[]> = { direct: [], hop: [], warden: [], portkey: [] };
     const streamedRps: Record<'direct' | 'hop' | 'warden', number[]> = { direct: [], hop: [], warden: [] };
     for (const target of targets) await warmUp({ url: target.url, method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: body(false) });
+    // CPU per proxied call of the two Node proxies, from /proc: their cost independent of how autocannon shares the machine.
+    const servers = { warden: gateway, hop };
+    const cpuPerRequest: Record<keyof typeof servers, number[]> = { warden: [], hop: [] };
     for (let r = 0; r < 3; r++) {
       for (const target of targets) {
+        const server = target.name in servers ? servers[target.name as keyof typeof servers] : undefined;
+        const cpuBefore = server?.cpuMicros() ?? 0;
         const result = await load({ url: target.url, method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body: body(false), seconds: SECONDS });
+        if (server) cpuPerRequest[target.name as keyof typeof servers].push((server.cpuMicros() - cpuBefore) / result.total);
         if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name} answered errors under load`);
         throughput[target.name].push(result);
         if (target.name !== 'portkey') {
@@ -152,6 +158,7 @@ llm:
         warden_added_ttlb_ms_p99: added('warden', (s) => s.streamed.p99Last),
         warden_rps: round(rps('warden'), 0),
         warden_streamed_rps: round(median(streamedRps.warden), 0),
+        warden_cpu_us_per_request: round(median(cpuPerRequest.warden), 1),
         warden_over_hop_ms_median: round(median(rounds.map((r) => r.warden.plain.p50Last - r.hop.plain.p50Last)), 3),
         warden_over_hop_ttft_ms_median: round(median(rounds.map((r) => r.warden.streamed.p50First - r.hop.streamed.p50First)), 3),
         warden_paced_10ms_added_ttft_ms_median: round(median(paced.warden!) - median(paced.direct!), 3),
@@ -164,6 +171,7 @@ llm:
         hop_added_ms_median: added('hop', (s) => s.plain.p50Last),
         hop_added_ttft_ms_median: added('hop', (s) => s.streamed.p50First),
         hop_rps: round(rps('hop'), 0),
+        hop_cpu_us_per_request: round(median(cpuPerRequest.hop), 1),
         portkey_added_ms_median: added('portkey', (s) => s.plain.p50Last),
         portkey_added_ms_p99: added('portkey', (s) => s.plain.p99Last),
         portkey_added_ttft_ms_median: added('portkey', (s) => s.streamed.p50First),
@@ -174,6 +182,7 @@ llm:
         warden_rps_vs_portkey: round(rps('warden') / rps('portkey'), 2),
         warden_rps_vs_direct: round(rps('warden') / rps('direct'), 3),
         warden_rps_vs_hop: round(rps('warden') / rps('hop'), 3),
+        warden_cpu_vs_hop: round(median(cpuPerRequest.warden) / median(cpuPerRequest.hop), 2),
         portkey_rps_vs_direct: round(rps('portkey') / rps('direct'), 4),
         warden_streamed_rps_vs_direct: round(median(streamedRps.warden) / median(streamedRps.direct), 3),
       },
