@@ -68,7 +68,7 @@ export class AuditStore {
     this.db = openAuditDatabase(path);
     const insertEvents = new MultiRowInsert(this.db, 'audit_events', COLUMNS);
     const insertEgress = new MultiRowInsert(this.db, 'network_egress', EGRESS_COLUMNS);
-    // Time-ordered ids append to the primary-key index instead of landing on random pages (3x cheaper rows).
+    // Rows append under an integer sequence (migration 2); their uuidv7 ids sort by time for whoever exports them.
     this.insertBatch = this.db.transaction((rows: Queued[]) => {
       const events: unknown[] = [];
       const egress: unknown[] = [];
