@@ -56,6 +56,8 @@ describe('rule pack errors name the file, the rule and the reason', () => {
     fails(pack({ 'a.yaml': rule("    patterns: ['x']\n    severity_level: 3\n") }), /a\.yaml: rule CMD-TEST-ONE: severity_level: unknown field/);
     fails(pack({ 'a.yaml': rule("    patterns: ['x']\n").replace('HIGH', 'SEVERE') }), /a\.yaml: rule CMD-TEST-ONE: severity/);
     fails(pack({ 'a.yaml': rule('    patterns: []\n') }), /a\.yaml: rule CMD-TEST-ONE: patterns/);
+    // A rule without an id is named by its position in the file.
+    fails(pack({ 'a.yaml': `${rule("    patterns: ['x']\n")}  - title: second\n` }), /a\.yaml: rule #2: /);
   });
 
   it('an expression that does not compile', () => {

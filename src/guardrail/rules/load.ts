@@ -2,14 +2,12 @@
 // severity overrides applied. Patterns compile with RE2, whose matching time is linear in the input (no
 // backtracking): both the scanned content and operator-written packs are untrusted. Any problem names the
 // file, the rule id and the reason, and nothing of a bad pack is used.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import RE2 from 're2';
-import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import Value from 'typebox/value';
-import { parse } from 'yaml';
+import { readRuleYaml } from '../../util/rule-file.js';
 import { compileExpression, type CompiledExpression } from './expression.js';
 import { PackManifestSchema, RuleFileSchema, type PackManifest, type Rule } from './schema.js';
 
@@ -18,6 +16,8 @@ export const SHIPPED_RULES_DIR = fileURLToPath(new URL('../../../policies/rules/
 export class RulePackError extends Error {
   override name = 'RulePackError';
 }
+
+const packError = (message: string) => new RulePackError(message);
 
 export interface CompiledRule extends Rule {
   /** The file the rule was read from. */
@@ -71,14 +71,14 @@ function load(name: string, searchPath: string[], seen: string[]): LoadedRules {
   if (!rulesDir) throw new RulePackError(`rule pack "${name}" not found (looked in ${searchPath.join(', ')})`);
   const dir = join(rulesDir, name);
   const manifestFile = join(dir, 'pack.yaml');
-  const manifest = readValidated<PackManifest>(manifestFile, manifestValidator, PackManifestSchema);
+  const manifest = readRuleYaml<PackManifest>(manifestFile, PackManifestSchema, manifestValidator, packError);
   if (manifest.name !== name) throw new RulePackError(`${manifestFile}: name "${manifest.name}" does not match its folder "${name}"`);
 
   const base = manifest.extends ? load(manifest.extends, searchPath, [...seen, name]) : undefined;
   const rules = new Map<string, CompiledRule>((base?.rules ?? []).map((r) => [r.id, r]));
   const builtin = rulesDir === SHIPPED_RULES_DIR;
   for (const file of ruleFiles(dir)) {
-    const { rules: fileRules } = readValidated<{ rules: Rule[] }>(file, ruleFileValidator, RuleFileSchema);
+    const { rules: fileRules } = readRuleYaml<{ rules: Rule[] }>(file, RuleFileSchema, ruleFileValidator, packError);
     for (const rule of fileRules) {
       const previous = rules.get(rule.id);
       if (previous) throw new RulePackError(`${file}: rule ${rule.id}: duplicate id (also in ${previous.source})`);
@@ -130,24 +130,3 @@ function compileRule(rule: Rule, file: string, builtin: boolean): CompiledRule {
   return { ...rule, source: file, builtin, regex, evaluate };
 }
 
-function readValidated<T>(file: string, validator: ReturnType<typeof Compile>, schema: TSchema): T {
-  let raw: unknown;
-  try {
-    raw = parse(readFileSync(file, 'utf8'), { uniqueKeys: true });
-  } catch (err) {
-    throw new RulePackError(`${file}: ${(err as Error).message.split('\n')[0]}`);
-  }
-  const value = Value.Default(schema, raw ?? {});
-  const first = validator.Errors(value)[0];
-  if (first) {
-    const path = first.instancePath.split('/').slice(1);
-    const list = (value as { rules?: { id?: unknown }[] }).rules;
-    const ruleId = path[0] === 'rules' && path[1] !== undefined ? list?.[Number(path[1])]?.id : undefined;
-    const where = ruleId !== undefined ? `rule ${String(ruleId)}: ` : '';
-    const field = path.slice(ruleId !== undefined ? 2 : 0).join('.') || '(top level)';
-    // A key the schema does not know is reported by TypeBox as "schema is false" on that key.
-    const message = first.keyword === 'boolean' ? 'unknown field' : first.message;
-    throw new RulePackError(`${file}: ${where}${field}: ${message}`);
-  }
-  return value as T;
-}

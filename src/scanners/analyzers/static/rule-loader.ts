@@ -3,13 +3,12 @@
 // controlled, so every pattern is RE2 (linear-time matching, no backtracking). For speed, the patterns that apply
 // to one file type are also compiled into one RE2.Set: a single pass over a file names the patterns that match
 // somewhere in it, and only those are then run on their own to locate the matches.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import RE2 from 're2';
 import { Compile } from 'typebox/compile';
-import Value from 'typebox/value';
-import { parse } from 'yaml';
+import { readRuleYaml } from '../../../util/rule-file.js';
 import { expandFileTypes, type FileType } from './file-types.js';
 import { CATEGORY_PREFIXES, SignatureRuleFileSchema, type SignatureRuleDefinition } from './rule-schema.js';
 
@@ -96,25 +95,7 @@ function compileRuleSet(dir: string): SignatureRuleSet {
 
 /** One rule file's rules, validated; throws ScannerRuleError naming the file, rule and field. */
 export function readRuleFile(file: string): SignatureRuleDefinition[] {
-  let raw: unknown;
-  try {
-    raw = parse(readFileSync(file, 'utf8'), { uniqueKeys: true });
-  } catch (err) {
-    throw new ScannerRuleError(`${file}: ${(err as Error).message.split('\n')[0]}`);
-  }
-  const value = Value.Default(SignatureRuleFileSchema, raw ?? {});
-  const first = fileValidator.Errors(value)[0];
-  if (first) {
-    const path = first.instancePath.split('/').slice(1);
-    const list = (value as { rules?: { id?: unknown }[] }).rules;
-    const ruleId = path[0] === 'rules' && path[1] !== undefined ? list?.[Number(path[1])]?.id : undefined;
-    const where = path[0] === 'rules' && path[1] !== undefined ? `rule ${ruleId === undefined ? `#${Number(path[1]) + 1}` : String(ruleId)}: ` : '';
-    const field = path.slice(where ? 2 : 0).join('.') || '(top level)';
-    // TypeBox reports a key the schema does not know as "schema is false" on that key.
-    const message = first.keyword === 'boolean' ? 'unknown field' : first.message;
-    throw new ScannerRuleError(`${file}: ${where}${field}: ${message}`);
-  }
-  const definitions = (value as { rules: SignatureRuleDefinition[] }).rules;
+  const { rules: definitions } = readRuleYaml<{ rules: SignatureRuleDefinition[] }>(file, SignatureRuleFileSchema, fileValidator, (message) => new ScannerRuleError(message));
   for (const rule of definitions) {
     const prefix = CATEGORY_PREFIXES[rule.category];
     if (!rule.id.startsWith(`SS-${prefix}-`)) {
