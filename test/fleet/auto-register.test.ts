@@ -9,6 +9,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { AuditReader } from '../../src/audit/reader.js';
 import { encodeMessage } from '../../src/fleet/device-messages.js';
 import { compositeId } from '../../src/fleet/ids.js';
+import { eventually } from '../helpers/eventually.js';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 
 const ADMIN = 'fleet-admin-token-0123456789abcdef';
@@ -24,12 +25,12 @@ async function deviceClient(url: string, device: number) {
   return { client, received };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 3000;
-  while (!check()) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+const fleetApi = (gw: InProcessGateway, path: string) => fetch(`${gw.url}/api/v1/fleet${path}`, { headers: { authorization: `Bearer ${ADMIN}` } });
+
+/** How many enrollments the gateway dropped for `reason`. */
+async function rejected(gw: InProcessGateway, reason: string): Promise<number> {
+  const text = await (await fleetApi(gw, '/metrics')).text();
+  return Number(new RegExp(`^warden_fleet_inbound_rejected_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
 }
 
 const heartbeat = (key: Buffer, sequence: number) => encodeMessage(key, {
@@ -40,20 +41,8 @@ const heartbeat = (key: Buffer, sequence: number) => encodeMessage(key, {
 describe('MQTT auto-registration (fleet.mqtt.auto_register: true)', () => {
   let gw: InProcessGateway;
   let clients: MqttClient[] = [];
-  const api = (path: string) => fetch(`${gw.url}/api/v1/fleet${path}`, { headers: { authorization: `Bearer ${ADMIN}` } });
-  /** The device's status once a heartbeat made it `degraded` (a new device is `online`), or what it was when 3 s ran out. */
-  const reportedStatus = async (id: string) => {
-    let status = '';
-    for (const deadline = Date.now() + 3000; status !== 'degraded' && Date.now() < deadline;) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = ((await (await api(`/devices/${id}`)).json()) as { status: string }).status;
-    }
-    return status;
-  };
-  const rejected = async (reason: string) => {
-    const text = await (await api('/metrics')).text();
-    return Number(new RegExp(`^warden_fleet_inbound_rejected_total\\{reason="${reason}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  };
+  const api = (path: string) => fleetApi(gw, path);
+  const status = async (id: string) => ((await (await api(`/devices/${id}`)).json()) as { status: string }).status;
 
   before(async () => {
     gw = await startInProcess(config('    auto_register: true\n'), { WARDEN_FLEET_API_TOKEN: ADMIN });
@@ -69,7 +58,7 @@ describe('MQTT auto-registration (fleet.mqtt.auto_register: true)', () => {
     clients.push(client);
     const nonce = randomBytes(16);
     await client.publishAsync(topic(21, 'enroll'), nonce, { qos: 1 });
-    await until(() => received.some((m) => m.topic === topic(21, 'key')), 'the key');
+    await eventually(() => received.some((m) => m.topic === topic(21, 'key')), 'the key');
     const answer = received.find((m) => m.topic === topic(21, 'key'))!.payload;
     assert.equal(answer.length, 48);
     assert.deepEqual(answer.subarray(0, 16), nonce, 'the answer starts with the device nonce');
@@ -77,7 +66,8 @@ describe('MQTT auto-registration (fleet.mqtt.auto_register: true)', () => {
 
     await client.publishAsync(topic(21, 'heartbeat'), heartbeat(key, 1), { qos: 1 });
     const id = compositeId({ tenant_id: 3, fleet_id: 4, device_id: 21 }).toString();
-    assert.equal(await reportedStatus(id), 'degraded', 'the heartbeat signed with the enrolled key was accepted');
+    // A new device reads `online`; the heartbeat reports `degraded`.
+    await eventually(async () => (await status(id)) === 'degraded', 'the heartbeat signed with the enrolled key to be accepted');
 
     const reader = new AuditReader(join(gw.home.dir, 'audit.db'));
     try {
@@ -92,18 +82,17 @@ describe('MQTT auto-registration (fleet.mqtt.auto_register: true)', () => {
     const { client, received } = await deviceClient(gw.gateway.fleetBrokerUrl!, 22);
     clients.push(client);
     await client.publishAsync(topic(22, 'enroll'), randomBytes(16), { qos: 1 });
-    await until(() => received.some((m) => m.topic === topic(22, 'key')), 'the first key');
+    await eventually(() => received.some((m) => m.topic === topic(22, 'key')), 'the first key');
     const key = received.find((m) => m.topic === topic(22, 'key'))!.payload.subarray(16);
 
-    const existingBefore = await rejected('enroll_existing');
-    const badBefore = await rejected('bad_enroll');
+    const existingBefore = await rejected(gw, 'enroll_existing');
+    const badBefore = await rejected(gw, 'bad_enroll');
     await client.publishAsync(topic(22, 'enroll'), randomBytes(16), { qos: 1 });
     await client.publishAsync(topic(23, 'enroll'), randomBytes(15), { qos: 1 });
-    const deadline = Date.now() + 3000;
-    while ((await rejected('enroll_existing')) === existingBefore || (await rejected('bad_enroll')) === badBefore) {
-      assert.ok(Date.now() < deadline, 'both enrollments were counted as rejected');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      async () => (await rejected(gw, 'enroll_existing')) > existingBefore && (await rejected(gw, 'bad_enroll')) > badBefore,
+      'both enrollments to be counted as rejected',
+    );
     assert.equal(received.filter((m) => m.topic === topic(22, 'key')).length, 1, 'no second key for an existing device');
     const id23 = compositeId({ tenant_id: 3, fleet_id: 4, device_id: 23 }).toString();
     assert.equal((await api(`/devices/${id23}`)).status, 404, 'a malformed enrollment creates nothing');
@@ -111,7 +100,7 @@ describe('MQTT auto-registration (fleet.mqtt.auto_register: true)', () => {
     // The first key still works.
     await client.publishAsync(topic(22, 'heartbeat'), heartbeat(key, 1), { qos: 1 });
     const id22 = compositeId({ tenant_id: 3, fleet_id: 4, device_id: 22 }).toString();
-    assert.equal(await reportedStatus(id22), 'degraded', 'the first key still signs accepted heartbeats');
+    await eventually(async () => (await status(id22)) === 'degraded', 'a heartbeat signed with the first key to be accepted');
   });
 });
 
@@ -121,15 +110,9 @@ describe('MQTT auto-registration switched off or misconfigured', () => {
     const { client, received } = await deviceClient(gw.gateway.fleetBrokerUrl!, 31);
     try {
       await client.publishAsync(topic(31, 'enroll'), randomBytes(16), { qos: 1 });
-      const api = (path: string) => fetch(`${gw.url}/api/v1/fleet${path}`, { headers: { authorization: `Bearer ${ADMIN}` } });
-      const deadline = Date.now() + 3000;
-      let counted = 0;
-      while (counted === 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-        counted = Number(/^warden_fleet_inbound_rejected_total\{reason="auto_register_off"\} (\d+)$/m.exec(await (await api('/metrics')).text())?.[1] ?? 0);
-      }
-      assert.equal(counted, 1, 'the enrollment was dropped as auto_register_off');
-      assert.equal((await api(`/devices/${compositeId({ tenant_id: 3, fleet_id: 4, device_id: 31 })}`)).status, 404);
+      await eventually(async () => (await rejected(gw, 'auto_register_off')) > 0, 'the enrollment to be dropped as auto_register_off');
+      assert.equal(await rejected(gw, 'auto_register_off'), 1);
+      assert.equal((await fleetApi(gw, `/devices/${compositeId({ tenant_id: 3, fleet_id: 4, device_id: 31 })}`)).status, 404);
       assert.equal(received.filter((m) => m.topic.endsWith('/key')).length, 0, 'no key was published');
     } finally {
       await client.endAsync();

@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import { openFleet } from '../../src/fleet/context.js';
 import { pushThreatIntel } from '../../src/fleet/threat-intel.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import { eventually } from '../helpers/eventually.js';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 
 const ADMIN = 'fleet-admin-token-0123456789abcdef';
@@ -61,7 +62,7 @@ describe('a broker ACL that refuses tenant 2', () => {
     assert.equal(body.device_cache_flush_published, 1);
     assert.equal(body.device_cache_flush_target_fleets, 2);
     assert.equal(body.revoked, 0, 'the gateway-side revocation ran (nothing was cached: see the next suite for a real revocation)');
-    await until(() => seen.includes('warden/fleet/1/1/emergency'), 'the flush for tenant 1 did not reach the broker');
+    await eventually(() => seen.includes('warden/fleet/1/1/emergency'), 'the flush for tenant 1 to reach the broker', 5000);
     assert.ok(!seen.includes('warden/fleet/2/1/emergency'), 'the broker must not have delivered the refused flush');
   });
 
@@ -83,7 +84,7 @@ describe('a broker ACL that refuses tenant 2', () => {
     const pushed = await post('/policy/push', { tenant_id: 1, fleet_id: 1, policy_yaml: POLICY });
     assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
     assert.equal((await post('/policy/emergency', { tenant_id: 1, fleet_id: 1, command: 'FORCE_SYNC' })).status, 200);
-    await until(() => seen.includes('warden/fleet/1/1/policy'), 'the tenant 1 policy did not reach the broker');
+    await eventually(() => seen.includes('warden/fleet/1/1/policy'), 'the tenant 1 policy to reach the broker', 5000);
     assert.ok(!seen.some((topic) => topic.startsWith('warden/fleet/2/')), `nothing for tenant 2 may have been delivered: ${seen.join(', ')}`);
   });
 });
@@ -160,11 +161,3 @@ describe('a broker that requires a login', () => {
     assert.match(String(pushed.body.detail), /not connected: .*(Not authorized|Bad User Name or Password)/i);
   });
 });
-
-async function until(condition: () => boolean, message: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    assert.ok(Date.now() < deadline, message);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

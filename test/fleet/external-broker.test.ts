@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { startSimulatedFleet } from '../../src/fleet/simulate-fleet.js';
 import type { SimulatedDevice } from '../../src/fleet/simulator.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
+import { eventually } from '../helpers/eventually.js';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 
 const ADMIN = 'fleet-admin-token-0123456789abcdef';
@@ -36,19 +37,17 @@ describe('fleet over an external broker', () => {
     });
     assert.equal((await post('/policy/push', { tenant_id: 8, fleet_id: 8, policy_yaml: 'default_action: allow\n' })).status, 200);
     assert.equal((await post('/policy/emergency', { tenant_id: 8, fleet_id: 8, command: 'FORCE_SYNC' })).status, 200);
-    const deadline = Date.now() + 5000;
-    while (!fleet.devices.every((d) => d.stats.policyVersion === 1 && d.stats.emergencySequence === 1)) {
-      assert.ok(Date.now() < deadline, `devices did not receive the push and the frame in time: ${JSON.stringify(fleet.devices.map((d) => [d.stats.policyVersion, d.stats.emergencySequence, d.stats.rejected]))}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await eventually(
+      () => fleet.devices.every((d) => d.stats.policyVersion === 1 && d.stats.emergencySequence === 1),
+      () => `devices to receive the push and the frame: ${JSON.stringify(fleet.devices.map((d) => [d.stats.policyVersion, d.stats.emergencySequence, d.stats.rejected]))}`,
+      5000,
+    );
     await Promise.all(fleet.devices.map((d) => d.heartbeat()));
-    const until = Date.now() + 5000;
-    let accepted = 0;
-    while (accepted < 5 && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 50));
+    const accepted = async () => {
       const text = await (await fetch(`${gw.url}/api/v1/fleet/metrics`, { headers: { authorization: `Bearer ${ADMIN}` } })).text();
-      accepted = Number(/^warden_fleet_heartbeats_received_total (\d+)$/m.exec(text)?.[1] ?? 0);
-    }
-    assert.equal(accepted, 5);
+      return Number(/^warden_fleet_heartbeats_received_total (\d+)$/m.exec(text)?.[1] ?? 0);
+    };
+    await eventually(async () => (await accepted()) >= 5, 'the gateway to accept the 5 heartbeats', 5000);
+    assert.equal(await accepted(), 5);
   });
 });

@@ -4,20 +4,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startSimulatedFleet } from '../../src/fleet/simulate-fleet.js';
 import type { SimulatedDevice } from '../../src/fleet/simulator.js';
+import { eventually } from '../helpers/eventually.js';
 import { runCli, spawnGateway, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 import { tempHome } from '../helpers/home.js';
 
 const ADMIN = 'fleet-admin-token-0123456789abcdef';
 const OTA = Buffer.alloc(32, 0x51);
 const EMERGENCY = Buffer.alloc(32, 0x52);
-
-async function until(what: string, done: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('simulated devices', () => {
   let gw: InProcessGateway;
@@ -39,7 +32,7 @@ describe('simulated devices', () => {
 
   test('every device verifies and applies a pushed policy', async () => {
     assert.equal((await post('/policy/push', { tenant_id: 3, fleet_id: 1, policy_yaml: 'default_action: block\nrules:\n  - tool: shell\n    action: warn\n' })).status, 200);
-    await until('all 20 applied version 1', () => fleet.devices.every((d) => d.stats.policyVersion === 1));
+    await eventually(() => fleet.devices.every((d) => d.stats.policyVersion === 1), 'all 20 applied version 1');
     assert.ok(fleet.devices.every((d) => d.stats.rejected === 0));
   });
 
@@ -47,15 +40,15 @@ describe('simulated devices', () => {
     const [offline, ...online] = fleet.devices;
     await offline!.disconnect();
     assert.equal((await post('/policy/emergency', { tenant_id: 3, fleet_id: 1, command: 'ENTER_LOCKDOWN' })).status, 200);
-    await until('the online devices are locked down', () => online.every((d) => d.stats.lockdown));
+    await eventually(() => online.every((d) => d.stats.lockdown), 'the online devices are locked down');
     await offline!.connect(gw.gateway.fleetBrokerUrl!);
     assert.equal((await post('/policy/emergency', { tenant_id: 3, fleet_id: 1, command: 'RELEASE_LOCKDOWN' })).status, 200);
     // The release arrives first and breaks its chain; the device asks (heartbeat) and gets both, in order.
-    await until('the reconnected device caught up', () => offline!.stats.emergencyApplied.length === 2);
+    await eventually(() => offline!.stats.emergencyApplied.length === 2, 'the reconnected device caught up');
     assert.deepEqual(offline!.stats.emergencyApplied, ['ENTER_LOCKDOWN', 'RELEASE_LOCKDOWN']);
     assert.equal(offline!.stats.lockdown, false);
     assert.ok(offline!.stats.rejected >= 1, 'the out-of-order release was refused first');
-    await until('everyone released', () => online.every((d) => !d.stats.lockdown));
+    await eventually(() => online.every((d) => !d.stats.lockdown), 'everyone released');
   });
 });
 
