@@ -7,59 +7,23 @@
 // Limits: loops run once (short literal arrays once per element); `this` outside classes, prototype methods,
 // dynamic property names, getters/setters and re-exports (`export * from`) are not followed.
 import { isCredentialContainer } from './catalog.js';
-import { defineIn, newModuleTable, uniqueMethod, type Analysis, type FunctionSummary, type ModuleTable } from './engine.js';
+import { TaintEvaluator, type Frame } from './evaluator.js';
+import { defineIn, type FunctionSummary } from './engine.js';
 import { jsGlobal, jsLibraryCall, jsMethodCall } from './javascript-calls.js';
 import { asCredential, elementOf, envVar } from './library.js';
-import type { SinkKind, SinkSite } from './rules.js';
 import { argsForParams, Scope, type Args, type CallContext } from './scope.js';
 import { loopElements, type JsModuleResolver } from './modules.js';
-import { field, type CodeModule, type SyntaxNode } from './syntax.js';
+import { field, type SyntaxNode } from './syntax.js';
 import { concat, EMPTY, plain, sourced, step, union, widen, type Value } from './values.js';
-
-interface Frame {
-  scope: Scope;
-  summary?: FunctionSummary;
-  returns?: Value[];
-  weak: number;
-  cls?: string;
-}
 
 const STATEMENT = /_statement$|_declaration$|^statement_block$|_clause$|^program$/;
 const FUNCTION_LITERAL = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 const TYPE_ONLY = /^(?:type_annotation|type_arguments|type_parameters|predefined_type|type_identifier|generic_type|interface_declaration|type_alias_declaration)$/;
 
-export class JavaScriptEvaluator {
-  private readonly scope = new Scope();
-  private readonly aliases = new Map<string, string>();
-  private readonly classFields = new Map<string, Map<string, Value>>();
-  private readonly table: ModuleTable = newModuleTable();
-
-  /** `host`: the code is a string run by another program (exec of a decoded blob, python -c); everything is
-   *  reported at that call. */
-  constructor(private readonly a: Analysis, private readonly m: CodeModule, private readonly resolve: JsModuleResolver, private readonly host?: SinkSite) {
-    if (m.importable) a.modules.set(m.file, this.table);
-  }
-
-  run(summary?: FunctionSummary): void {
-    this.stmt(this.m.root, { scope: this.scope, weak: 0, summary });
-  }
-
-  private txt(node: SyntaxNode | undefined): string {
-    return node ? this.m.source.slice(node.start, node.end) : '';
-  }
-
-  private at(node: SyntaxNode): string {
-    return this.host ? this.host.at : this.a.at(this.m.file, node.start);
-  }
-
-  private site(node: SyntaxNode, kind: SinkKind, api: string, dest?: string): SinkSite {
-    if (this.host) return { ...this.host, kind, api: `${this.host.api} → ${api}`, dest };
-    return { kind, api, file: this.m.file, index: node.start, at: this.at(node), dest };
-  }
-
+export class JavaScriptEvaluator extends TaintEvaluator<JsModuleResolver> {
   // ---- statements ----------------------------------------------------------------------------------------
 
-  private stmt(node: SyntaxNode, f: Frame): void {
+  protected override stmt(node: SyntaxNode, f: Frame): void {
     if (!this.a.tick()) return;
     switch (node.type) {
       case 'lexical_declaration':
@@ -138,12 +102,6 @@ export class JavaScriptEvaluator {
         if (STATEMENT.test(node.type)) for (const child of node.children) this.stmt(child, f);
         else this.expr(node, f);
     }
-  }
-
-  private branch(nodes: readonly SyntaxNode[], f: Frame): void {
-    f.weak++;
-    for (const n of nodes) this.stmt(n, f);
-    f.weak--;
   }
 
   private declarator(node: SyntaxNode, f: Frame): void {
@@ -715,11 +673,6 @@ export class JavaScriptEvaluator {
     const name = hash < 0 ? 'default' : q.slice(hash + 1);
     const table = this.a.modules.get(path);
     return table?.functions.get(name) ?? table?.functions.get(`${name}.constructor`);
-  }
-
-  private methodByName(method: string): FunctionSummary | undefined {
-    const imported = [...this.aliases.values()].filter((q) => q.startsWith('@')).map((q) => this.a.modules.get(q.slice(1).split('#')[0]!));
-    return uniqueMethod([this.table, ...imported], method);
   }
 }
 

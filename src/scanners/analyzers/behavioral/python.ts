@@ -5,67 +5,25 @@
 // Limits: one pass per statement list (loops are not iterated to a fixpoint); attributes of objects other than
 // `self` are approximated by the object; parameter flows stored in `self.x` are dropped; lambdas, decorators'
 // behaviour, getattr() and other reflection are not followed.
-import { defineIn, newModuleTable, uniqueMethod, type Analysis, type FunctionSummary, type ModuleTable } from './engine.js';
+import { defineIn, type FunctionSummary } from './engine.js';
 import { isCredentialContainer } from './catalog.js';
+import { TaintEvaluator, type Frame } from './evaluator.js';
 import { asCredential, elementOf, envVar } from './library.js';
 import { pythonLibraryCall, pythonMethodCall, pythonGlobal } from './python-calls.js';
-import type { SinkKind, SinkSite } from './rules.js';
 import { argsForParams, Scope, type Args, type CallContext } from './scope.js';
 import { loopElements, type PyModuleResolver } from './modules.js';
-import { field, fields, type CodeModule, type SyntaxNode } from './syntax.js';
+import { field, fields, type SyntaxNode } from './syntax.js';
 import { concat, EMPTY, plain, sourced, step, union, widen, type Value } from './values.js';
-
-interface Frame {
-  scope: Scope;
-  /** The function being summarised; undefined at module level. */
-  summary?: FunctionSummary;
-  returns?: Value[];
-  /** Nesting depth of branches and loops: assignments there merge with the previous value. */
-  weak: number;
-  /** Class whose body or method is being evaluated. */
-  cls?: string;
-}
 
 const STATEMENT = /_statement$|^block$|_clause$|_definition$|^module$/;
 const ENTRYPOINT_DECORATOR = /\b(?:click|typer|app)\s*\.\s*(?:command|argument|option)\b|@(?:command|argument|option)\b/;
 
-export class PythonEvaluator {
-  private readonly scope = new Scope();
-  /** Local name → qualified name: `sp` → `subprocess`, `send` → `@scripts/helper.py#send`. */
-  private readonly aliases = new Map<string, string>();
+export class PythonEvaluator extends TaintEvaluator<PyModuleResolver> {
   private readonly starModules: string[] = [];
-  private readonly classFields = new Map<string, Map<string, Value>>();
-  private readonly table: ModuleTable = newModuleTable();
-
-  /** `host`: the code is a string run by another program (exec of a decoded blob, python -c); everything is
-   *  reported at that call. */
-  constructor(private readonly a: Analysis, private readonly m: CodeModule, private readonly resolve: PyModuleResolver, private readonly host?: SinkSite) {
-    if (m.importable) a.modules.set(m.file, this.table);
-  }
-
-  /** One analysis round over the module (two are run, so calls to functions defined later resolve). */
-  run(summary?: FunctionSummary): void {
-    this.stmt(this.m.root, { scope: this.scope, weak: 0, summary });
-  }
-
-  // ---- helpers -------------------------------------------------------------------------------------------
-
-  private txt(node: SyntaxNode | undefined): string {
-    return node ? this.m.source.slice(node.start, node.end) : '';
-  }
-
-  private at(node: SyntaxNode): string {
-    return this.host ? this.host.at : this.a.at(this.m.file, node.start);
-  }
-
-  private site(node: SyntaxNode, kind: SinkKind, api: string, dest?: string): SinkSite {
-    if (this.host) return { ...this.host, kind, api: `${this.host.api} → ${api}`, dest };
-    return { kind, api, file: this.m.file, index: node.start, at: this.at(node), dest };
-  }
 
   // ---- statements ----------------------------------------------------------------------------------------
 
-  private stmt(node: SyntaxNode, f: Frame): void {
+  protected override stmt(node: SyntaxNode, f: Frame): void {
     if (!this.a.tick()) return;
     switch (node.type) {
       case 'module':
@@ -152,12 +110,6 @@ export class PythonEvaluator {
         if (STATEMENT.test(node.type)) for (const child of node.children) this.stmt(child, f);
         else this.expr(node, f);
     }
-  }
-
-  private branch(nodes: readonly SyntaxNode[], f: Frame): void {
-    f.weak++;
-    for (const n of nodes) this.stmt(n, f);
-    f.weak--;
   }
 
   /** `with open(p) as fh:` / `except E as e:` — binds the alias to the value. */
@@ -625,12 +577,5 @@ export class PythonEvaluator {
     }
     const table = path ? this.a.modules.get(path) : undefined;
     return table?.functions.get(name) ?? table?.functions.get(`${name}.__init__`);
-  }
-
-  /** A method call on an object we cannot type: the one method of that name defined in this module or a
-   *  module it imports, if exactly one exists. */
-  private methodByName(method: string): FunctionSummary | undefined {
-    const imported = [...this.aliases.values()].filter((q) => q.startsWith('@')).map((q) => this.a.modules.get(q.slice(1).split('#')[0]!));
-    return uniqueMethod([this.table, ...imported], method);
   }
 }
