@@ -7,7 +7,7 @@ import { ANALYZERS, type AnalyzerEntry } from './analyzers/index.js';
 import { applyPolicy, atLeast, resolvePolicy } from './policy.js';
 import { loadSkill } from './skill.js';
 import {
-  AnalyzerUnavailable, SCAN_SEVERITIES, type AnalyzerContext, type AnalyzerFinding, type Finding, type LlmUsage,
+  addUsage, AnalyzerUnavailable, SCAN_SEVERITIES, type AnalyzerContext, type AnalyzerFinding, type Finding, type LlmUsage,
   type ScanOptions, type ScanResult, type ScanSeverity,
 } from './types.js';
 
@@ -39,20 +39,17 @@ export async function scanSkill(directory: string, requested: Partial<ScanOption
     skill, options, env: deps.env, signal: deps.signal,
     addUsage(u) {
       usageReported = true;
-      usage.input_tokens += u.input_tokens;
-      usage.output_tokens += u.output_tokens;
-      usage.total_tokens += u.total_tokens;
+      addUsage(usage, u);
     },
   };
 
   const chosen = (deps.analyzers ?? ANALYZERS).filter((entry) => entry.enabled(options));
   // Reviewers run too: their analyze() is where they say they cannot be built (HTTP 400).
-  const runners = chosen;
-  const settled = await Promise.allSettled(runners.map(async (entry) => entry.analyzer.analyze(ctx)));
+  const settled = await Promise.allSettled(chosen.map(async (entry) => entry.analyzer.analyze(ctx)));
   const collected: (AnalyzerFinding & { analyzer: string })[] = [];
   const failed: ScanResult['analyzers_failed'] = [];
   settled.forEach((outcome, i) => {
-    const name = runners[i]!.analyzer.name;
+    const name = chosen[i]!.analyzer.name;
     if (outcome.status === 'fulfilled') for (const finding of outcome.value) collected.push({ ...finding, analyzer: name });
     else if (outcome.reason instanceof AnalyzerUnavailable) throw outcome.reason; // the request asked for it: fail
     else failed.push({ analyzer: name, error: String((outcome.reason as Error)?.message ?? outcome.reason).slice(0, MAX_ERROR) });

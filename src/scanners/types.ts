@@ -78,6 +78,13 @@ export interface LlmUsage {
   total_tokens: number;
 }
 
+/** Adds `more` to the running total `into` (analyzers may report usage several times per scan). */
+export function addUsage(into: LlmUsage, more: LlmUsage): void {
+  into.input_tokens += more.input_tokens;
+  into.output_tokens += more.output_tokens;
+  into.total_tokens += more.total_tokens;
+}
+
 export interface AnalyzerContext {
   skill: SkillPackage;
   options: ScanOptions;

@@ -2,26 +2,37 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { loadSkill } from '../../src/scanners/skill.js';
+import type { SkillPackage } from '../../src/scanners/types.js';
+
+/** The SKILL.md that `TempSkills.load` adds when neither the skill nor `tempSkills` names another. */
+export const DEMO_SKILL_MD = '---\nname: demo\ndescription: a demo skill\n---\nDo the thing.\n';
 
 export interface TempSkills {
   dir: string;
   /** Writes a skill folder `name` with `files` (relative path → content); returns its path. */
   skill(name: string, files: Record<string, string | Buffer>): string;
+  /** Writes `files` into a new skill folder, with the default SKILL.md unless `files` has one, and loads it. */
+  load(files: Record<string, string | Buffer>): SkillPackage;
   remove(): void;
 }
 
-export function tempSkills(): TempSkills {
+/** `skillMd`: the SKILL.md that `load` adds (DEMO_SKILL_MD by default). */
+export function tempSkills({ skillMd = DEMO_SKILL_MD }: { skillMd?: string } = {}): TempSkills {
   const dir = mkdtempSync(join(tmpdir(), 'warden-skills-'));
+  let loaded = 0;
+  const skill = (name: string, files: Record<string, string | Buffer>) => {
+    const root = join(dir, name);
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), content);
+    }
+    return root;
+  };
   return {
     dir,
-    skill(name, files) {
-      const root = join(dir, name);
-      for (const [path, content] of Object.entries(files)) {
-        mkdirSync(dirname(join(root, path)), { recursive: true });
-        writeFileSync(join(root, path), content);
-      }
-      return root;
-    },
+    skill,
+    load: (files) => loadSkill(skill(`loaded-${++loaded}`, { 'SKILL.md': skillMd, ...files })),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

@@ -1,37 +1,20 @@
 // The OSV analyzer: exact pins read from every supported file kind (ranges skipped), one batch query, one
 // detail fetch per vulnerability, severities mapped, and failures of the database reported as errors.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { osvAnalyzer } from '../../src/scanners/analyzers/osv.js';
 import { findPins } from '../../src/scanners/analyzers/osv-pins.js';
 import { cvss3BaseScore, osvSeverity } from '../../src/scanners/analyzers/osv-severity.js';
-import { loadSkill } from '../../src/scanners/skill.js';
 import type { AnalyzerContext, AnalyzerFinding, SkillPackage } from '../../src/scanners/types.js';
+import { analyzerOptions } from '../helpers/analyzers.js';
 import { startMockLlm, type MockLlm, type ReceivedRequest } from '../helpers/mock-llm.js';
+import { tempSkills } from '../helpers/skills.js';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const skills = tempSkills();
+after(() => skills.remove());
 
-function skillWith(files: Record<string, string>): SkillPackage {
-  const dir = mkdtempSync(join(tmpdir(), 'warden-osv-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries({ 'SKILL.md': '---\nname: demo\ndescription: a demo skill\n---\nDo the thing.\n', ...files })) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return loadSkill(dir);
-}
-
-function contextFor(skill: SkillPackage, env: Record<string, string> = {}): AnalyzerContext {
-  return {
-    skill, env,
-    options: { use_behavioral: false, use_llm: false, use_reputation: false, use_ai_guard: false, use_trigger: false, use_osv: true, enable_meta: false, llm_consensus_runs: 1, policy: 'balanced', lenient: false },
-    addUsage: () => assert.fail('the osv analyzer calls no model'),
-  };
-}
+const contextFor = (skill: SkillPackage, env: Record<string, string> = {}): AnalyzerContext =>
+  ({ skill, env, options: analyzerOptions({ use_osv: true }), addUsage: () => assert.fail('the osv analyzer calls no model') });
 
 const REQUIREMENTS = `# pinned
 requests==2.19.0
@@ -107,7 +90,7 @@ const ALL_FILES = {
 
 describe('osv analyzer: exact pins', () => {
   it('reads every supported file kind and skips ranges, wildcards, URLs, links and other sections', () => {
-    const pins = findPins(skillWith(ALL_FILES)).map((p) => `${p.ecosystem} ${p.name}@${p.version} ${p.file_path}:${p.line_number}`);
+    const pins = findPins(skills.load(ALL_FILES)).map((p) => `${p.ecosystem} ${p.name}@${p.version} ${p.file_path}:${p.line_number}`);
     assert.deepEqual(pins, [
       'PyPI black@22.3.0 deps/requirements-dev.txt:1',
       'npm lodash@4.17.20 js/package-lock.json:12',
@@ -127,7 +110,7 @@ describe('osv analyzer: exact pins', () => {
   });
 
   it('takes a single-line dependencies array and ignores lock files before v2', () => {
-    const pins = findPins(skillWith({
+    const pins = findPins(skills.load({
       'pyproject.toml': '[project]\ndependencies = ["a==1.0", "b[x]==2.0; os_name == \'nt\'", "c~=3"]\n',
       'package-lock.json': JSON.stringify({ lockfileVersion: 1, dependencies: { old: { version: '1.0.0' } } }),
     }));
@@ -186,7 +169,7 @@ describe('osv analyzer: database', () => {
   it('sends one batch query, fetches each vulnerability once, and reports it at the pin', async () => {
     mock = await startMockLlm();
     mock.fallback = database;
-    const skill = skillWith({
+    const skill = skills.load({
       'requirements.txt': 'requests==2.19.0\nflask>=2\n',
       'package.json': JSON.stringify({ dependencies: { lodash: '4.17.20', left: '1.0.0' } }, null, 2),
       'package-lock.json': PACKAGE_LOCK,
@@ -232,14 +215,14 @@ describe('osv analyzer: database', () => {
 
   it('asks nothing when the skill pins nothing exactly', async () => {
     mock = await startMockLlm();
-    const findings = await osvAnalyzer.analyze(contextFor(skillWith({ 'requirements.txt': 'flask>=2\n' }), { SKILL_SCANNER_OSV_URL: mock.url }));
+    const findings = await osvAnalyzer.analyze(contextFor(skills.load({ 'requirements.txt': 'flask>=2\n' }), { SKILL_SCANNER_OSV_URL: mock.url }));
     assert.deepEqual(findings, []);
     assert.equal(mock.requests.length, 0);
   });
 
   it('fails with a clear message on a 5xx, a malformed answer, an unreachable host and a timeout', async () => {
     mock = await startMockLlm();
-    const skill = skillWith({ 'requirements.txt': 'requests==2.19.0\n' });
+    const skill = skills.load({ 'requirements.txt': 'requests==2.19.0\n' });
     const run = async (env: Record<string, string>) => osvAnalyzer.analyze(contextFor(skill, env));
 
     mock.fallback = () => ({ kind: 'json', status: 503, body: { error: 'overloaded' } });

@@ -2,14 +2,13 @@
 // about the rest, and what an online failure does with and without local hits.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { parseKnownBad, reputationAnalyzer } from '../../src/scanners/analyzers/reputation.js';
-import { loadSkill } from '../../src/scanners/skill.js';
 import type { AnalyzerContext, AnalyzerFinding, SkillPackage } from '../../src/scanners/types.js';
+import { analyzerOptions } from '../helpers/analyzers.js';
 import { startMockLlm, type MockLlm } from '../helpers/mock-llm.js';
+import { tempSkills } from '../helpers/skills.js';
 
 const KEY = 'rep-test-key-0123456789abcdef';
 const FIXTURE = 'warden known-bad test fixture: not malware\n';
@@ -17,26 +16,11 @@ const FIXTURE = 'warden known-bad test fixture: not malware\n';
 const EICAR = ['X5O!P%@AP[4\\PZX54(P^)7CC)7}$', 'EICAR-STANDARD-ANTIVIRUS-', 'TEST-FILE!$H+H*'].join('');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const dirs: string[] = [];
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const skills = tempSkills();
+after(() => skills.remove());
 
-function skillWith(files: Record<string, string>): SkillPackage {
-  const dir = mkdtempSync(join(tmpdir(), 'warden-reputation-'));
-  dirs.push(dir);
-  for (const [path, text] of Object.entries({ 'SKILL.md': '---\nname: demo\ndescription: a demo skill\n---\nDo the thing.\n', ...files })) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return loadSkill(dir);
-}
-
-function contextFor(skill: SkillPackage, env: Record<string, string> = {}): AnalyzerContext {
-  return {
-    skill, env,
-    options: { use_behavioral: false, use_llm: false, use_reputation: true, use_ai_guard: false, use_trigger: false, use_osv: false, enable_meta: false, llm_consensus_runs: 1, policy: 'balanced', lenient: false },
-    addUsage: () => assert.fail('the reputation analyzer calls no model'),
-  };
-}
+const contextFor = (skill: SkillPackage, env: Record<string, string> = {}): AnalyzerContext =>
+  ({ skill, env, options: analyzerOptions({ use_reputation: true }), addUsage: () => assert.fail('the reputation analyzer calls no model') });
 
 const analyze = async (ctx: AnalyzerContext) => (await reputationAnalyzer.analyze(ctx)) as AnalyzerFinding[];
 const summary = (findings: AnalyzerFinding[]) => findings.map((f) => `${f.rule_id} ${f.severity} ${f.category} ${f.file_path ?? '-'}`).sort();
@@ -45,7 +29,7 @@ describe('reputation analyzer: local known-bad list', () => {
   it('reports a listed file as CRITICAL malware without asking anyone (URL alone does not turn the lookup on)', async () => {
     const mock = await startMockLlm();
     try {
-      const skill = skillWith({ 'assets/payload.bin': FIXTURE, 'scripts/run.sh': 'echo hello\n' });
+      const skill = skills.load({ 'assets/payload.bin': FIXTURE, 'scripts/run.sh': 'echo hello\n' });
       const findings = await analyze(contextFor(skill, { SKILL_SCANNER_REPUTATION_URL: mock.url }));
       assert.deepEqual(summary(findings), ['REPUTATION-KNOWN-BAD CRITICAL malware assets/payload.bin']);
       assert.equal(findings[0]!.title, 'Known-bad file: Warden test fixture (test entry, not malware)');
@@ -57,7 +41,7 @@ describe('reputation analyzer: local known-bad list', () => {
   });
 
   it('recognises the EICAR test file, with and without a trailing newline', async () => {
-    const findings = await analyze(contextFor(skillWith({ 'eicar.com': EICAR, 'docs/eicar.txt': `${EICAR}\n` })));
+    const findings = await analyze(contextFor(skills.load({ 'eicar.com': EICAR, 'docs/eicar.txt': `${EICAR}\n` })));
     assert.deepEqual(summary(findings), [
       'REPUTATION-KNOWN-BAD CRITICAL malware docs/eicar.txt',
       'REPUTATION-KNOWN-BAD CRITICAL malware eicar.com',
@@ -66,21 +50,17 @@ describe('reputation analyzer: local known-bad list', () => {
   });
 
   it('finds nothing in a clean skill', async () => {
-    assert.deepEqual(await analyze(contextFor(skillWith({ 'scripts/run.sh': 'echo hello\n' }))), []);
+    assert.deepEqual(await analyze(contextFor(skills.load({ 'scripts/run.sh': 'echo hello\n' }))), []);
   });
 
   it('adds the operator list from SKILL_SCANNER_KNOWN_BAD_FILE and refuses a malformed one by line', async () => {
-    const listDir = mkdtempSync(join(tmpdir(), 'warden-known-bad-'));
-    dirs.push(listDir);
-    const good = join(listDir, 'good.txt');
-    writeFileSync(good, `# ours\n\n${sha256('custom bad\n').toUpperCase()}   in-house block list\n`);
-    const findings = await analyze(contextFor(skillWith({ 'x.txt': 'custom bad\n' }), { SKILL_SCANNER_KNOWN_BAD_FILE: good }));
+    const good = join(skills.skill('known-bad', { 'good.txt': `# ours\n\n${sha256('custom bad\n').toUpperCase()}   in-house block list\n` }), 'good.txt');
+    const findings = await analyze(contextFor(skills.load({ 'x.txt': 'custom bad\n' }), { SKILL_SCANNER_KNOWN_BAD_FILE: good }));
     assert.deepEqual(summary(findings), ['REPUTATION-KNOWN-BAD CRITICAL malware x.txt']);
     assert.equal(findings[0]!.title, 'Known-bad file: in-house block list');
 
-    const bad = join(listDir, 'bad.txt');
-    writeFileSync(bad, `# ours\n${sha256('a')}\nnot-a-hash label\n`);
-    await assert.rejects(analyze(contextFor(skillWith({}), { SKILL_SCANNER_KNOWN_BAD_FILE: bad })), /bad\.txt:3: not a SHA-256/);
+    const bad = join(skills.skill('known-bad', { 'bad.txt': `# ours\n${sha256('a')}\nnot-a-hash label\n` }), 'bad.txt');
+    await assert.rejects(analyze(contextFor(skills.load({}), { SKILL_SCANNER_KNOWN_BAD_FILE: bad })), /bad\.txt:3: not a SHA-256/);
     assert.throws(() => parseKnownBad('abc123 short\n', 'inline'), /inline:1:/);
   });
 });
@@ -105,7 +85,7 @@ describe('reputation analyzer: online lookup', () => {
         ],
       },
     });
-    const skill = skillWith(files);
+    const skill = skills.load(files);
     const findings = await analyze(contextFor(skill, online(mock.url)));
 
     assert.equal(mock.requests.length, 1);
@@ -129,7 +109,7 @@ describe('reputation analyzer: online lookup', () => {
   it('fails when the service fails and nothing was found locally, without the key in the message', async () => {
     mock = await startMockLlm();
     mock.fallback = () => ({ kind: 'json', status: 500, body: { error: `backend exploded for key ${KEY}` } });
-    const failure = analyze(contextFor(skillWith({ 'a.sh': 'echo\n' }), online(mock.url)));
+    const failure = analyze(contextFor(skills.load({ 'a.sh': 'echo\n' }), online(mock.url)));
     await assert.rejects(failure, (err: Error) => {
       assert.match(err.message, /^online reputation lookup failed: reputation request to http:\/\/127\.0\.0\.1:\d+\/api\/hash-reputation failed: HTTP 500/);
       assert.ok(!err.message.includes(KEY), err.message);
@@ -140,7 +120,7 @@ describe('reputation analyzer: online lookup', () => {
   it('keeps the local hits when the service fails, with an INFO finding about the lookup', async () => {
     mock = await startMockLlm();
     mock.fallback = () => ({ kind: 'json', body: { unexpected: true } });
-    const findings = await analyze(contextFor(skillWith({ 'listed.bin': FIXTURE, 'a.sh': 'echo\n' }), online(mock.url)));
+    const findings = await analyze(contextFor(skills.load({ 'listed.bin': FIXTURE, 'a.sh': 'echo\n' }), online(mock.url)));
     assert.deepEqual(summary(findings), ['REPUTATION-KNOWN-BAD CRITICAL malware listed.bin', 'REPUTATION-ONLINE-UNAVAILABLE INFO malware -']);
     assert.match(findings[1]!.description, /no `results` array/);
   });
@@ -150,6 +130,6 @@ describe('reputation analyzer: online lookup', () => {
     const url = mock.url;
     await mock.close();
     mock = await startMockLlm(); // afterEach closes this one
-    await assert.rejects(analyze(contextFor(skillWith({ 'a.sh': 'echo\n' }), online(url))), /could not reach the service \(ECONNREFUSED\)/);
+    await assert.rejects(analyze(contextFor(skills.load({ 'a.sh': 'echo\n' }), online(url))), /could not reach the service \(ECONNREFUSED\)/);
   });
 });

@@ -52,15 +52,26 @@ describe('warden skill scan', () => {
   });
 });
 
+/** Spawns the scanner CLI on a free port (`extraArgs` first) and waits for its `ready <url>` line; kills it when none comes. */
+async function startScanner(extraArgs: string[] = []) {
+  const proc = spawn(process.execPath, [SCANNER_CLI, ...extraArgs, '--host', '127.0.0.1', '--port', '0', '--workers', '1', '--log-level', 'warn'], { stdio: 'pipe' });
+  let stdout = '';
+  proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  try {
+    for (let i = 0; i < 200 && !/ready (\S+)/.test(stdout); i++) await new Promise((r) => setTimeout(r, 50));
+    const url = /ready (\S+)/.exec(stdout)?.[1];
+    assert.ok(url, `no ready line: ${stdout}`);
+    return { proc, url };
+  } catch (err) {
+    proc.kill('SIGKILL');
+    throw err;
+  }
+}
+
 describe('warden-skill-scanner', () => {
   test('starts on --port 0, prints its address, serves /health and stops on SIGTERM', async () => {
-    const proc = spawn(process.execPath, [SCANNER_CLI, '--host', '127.0.0.1', '--port', '0', '--workers', '1', '--log-level', 'warn'], { stdio: 'pipe' });
-    let stdout = '';
-    proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const { proc, url } = await startScanner();
     try {
-      for (let i = 0; i < 200 && !/ready (\S+)/.test(stdout); i++) await new Promise((r) => setTimeout(r, 50));
-      const url = /ready (\S+)/.exec(stdout)?.[1];
-      assert.ok(url, `no ready line: ${stdout}`);
       assert.equal(((await (await fetch(`${url}/health`)).json()) as { status: string }).status, 'healthy');
       proc.kill('SIGTERM');
       const [code] = await once(proc, 'exit');
@@ -71,13 +82,8 @@ describe('warden-skill-scanner', () => {
   });
 
   test('--reload runs the server under a watcher and still stops on SIGTERM', async () => {
-    const proc = spawn(process.execPath, [SCANNER_CLI, '--reload', '--host', '127.0.0.1', '--port', '0', '--workers', '1', '--log-level', 'warn'], { stdio: 'pipe' });
-    let stdout = '';
-    proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const { proc, url } = await startScanner(['--reload']);
     try {
-      for (let i = 0; i < 200 && !/ready (\S+)/.test(stdout); i++) await new Promise((r) => setTimeout(r, 50));
-      const url = /ready (\S+)/.exec(stdout)?.[1];
-      assert.ok(url, `no ready line: ${stdout}`);
       assert.equal((await fetch(`${url}/health`)).status, 200);
       proc.kill('SIGTERM');
       await once(proc, 'exit');
