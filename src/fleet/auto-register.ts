@@ -9,7 +9,6 @@
 import type { FleetDevices } from './devices.js';
 import type { DeviceAddress } from './ids.js';
 import { topics, type FleetMqtt } from './mqtt.js';
-import type { FleetStore } from './store/types.js';
 
 export const ENROLL_NONCE_BYTES = 16;
 
@@ -17,15 +16,13 @@ export type EnrollOutcome = 'enrolled' | 'bad_enroll' | 'enroll_existing';
 
 export class AutoRegistration {
   constructor(
-    private readonly store: FleetStore,
     private readonly devices: FleetDevices,
     private readonly mqtt: FleetMqtt,
   ) {}
 
   async enroll(address: DeviceAddress, nonce: Buffer): Promise<EnrollOutcome> {
     if (nonce.length !== ENROLL_NONCE_BYTES) return 'bad_enroll';
-    if (await this.store.getDevice(address)) return 'enroll_existing';
-    const result = await this.devices.register(address, 'mqtt-auto-register');
+    const result = await this.devices.register(address, 'mqtt-auto-register', { createOnly: true });
     if (!('device_key' in result)) return 'enroll_existing';
     const key = Buffer.from(result.device_key, 'hex');
     await this.mqtt.publish(topics.deviceKey(address.tenant_id, address.fleet_id, address.device_id), Buffer.concat([nonce, key]));

@@ -61,7 +61,7 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
   const metrics = new FleetMetrics(store, cache);
   const devices = new FleetDevices(store, vault, audit);
   if (mqtt) {
-    const autoRegistration = options.mqtt.auto_register ? new AutoRegistration(store, devices, mqtt) : undefined;
+    const autoRegistration = options.mqtt.auto_register ? new AutoRegistration(devices, mqtt) : undefined;
     if (autoRegistration) logger.warn('fleet: MQTT auto-registration is on (local development only): any local client can enroll a new device');
     const inbound = new FleetInbound(store, vault, mqtt, metrics, logger, autoRegistration);
     // Not awaited: with an external broker that is down, the gateway still starts (publishing answers 503).

@@ -68,9 +68,11 @@ export class FleetDevices {
     }
   }
 
-  async register(input: Registration & { force_reregister?: boolean }, actor: string): Promise<RegisterResult> {
+  /** `createOnly`: a device that exists (or is tombstoned) keeps its key and the answer is 409 (MQTT auto-registration). */
+  async register(input: Registration & { force_reregister?: boolean }, actor: string, { createOnly = false } = {}): Promise<RegisterResult> {
     const id = formatCompositeId(input);
     const existing = await this.guarded(() => this.store.getDevice(input));
+    if (existing && createOnly) return { status: 409, error: `device ${id} already exists` };
     if (existing?.decommissioned && !input.force_reregister) {
       return { status: 409, error: `device ${id} is decommissioned; send force_reregister: true to enable it again` };
     }
