@@ -59,88 +59,74 @@ describe('audit routes', () => {
 });
 
 describe('audit store', () => {
+  const home = tempHome();
+  after(() => home.remove());
+  let files = 0;
+  /** A fresh audit.db path for each test. */
+  const freshPath = () => join(home.dir, `audit-${++files}.db`);
+
   it('refuses a database written by a newer schema', () => {
-    const home = tempHome();
-    const path = join(home.dir, 'audit.db');
-    try {
-      const db = openAuditDatabase(path);
-      db.pragma('user_version = 99');
-      db.close();
-      assert.throws(() => new AuditStore(path), /schema version 99 is newer/);
-      assert.throws(() => new AuditReader(path), /schema version 99 is newer/);
-    } finally {
-      home.remove();
-    }
+    const path = freshPath();
+    const db = openAuditDatabase(path);
+    db.pragma('user_version = 99');
+    db.close();
+    assert.throws(() => new AuditStore(path), /schema version 99 is newer/);
+    assert.throws(() => new AuditReader(path), /schema version 99 is newer/);
   });
 
   it('moves the rows of a version 1 database, ids and order kept, to the sequence-keyed table', async () => {
-    const home = tempHome();
-    const path = join(home.dir, 'audit.db');
-    try {
-      const v1 = new Database(path);
-      v1.exec(AUDIT_MIGRATIONS[0]!);
-      v1.pragma('user_version = 1');
-      const insert = v1.prepare('INSERT INTO audit_events (id, timestamp, action, severity) VALUES (?, ?, ?, ?)');
-      // Inserted out of id order: the rowid order (the order they were recorded) is what must survive.
-      insert.run('id-b', '2026-01-01T00:00:00.000Z', 'first', 'HIGH');
-      insert.run('id-a', '2026-01-01T00:00:01.000Z', 'second', 'INFO');
-      v1.close();
-      const store = new AuditStore(path);
-      store.append({ action: 'third', severity: 'LOW' });
-      assert.deepEqual((await store.recentAlerts(5)).map((e) => e.action), ['third', 'first'], 'alerts view, newest first');
-      await store.close();
-      const reader = new AuditReader(path);
-      assert.equal(reader.schemaVersion(), AUDIT_MIGRATIONS.length);
-      assert.deepEqual([...reader.events()].map((e) => [e.id.length > 10 ? 'new' : e.id, e.action]), [['id-b', 'first'], ['id-a', 'second'], ['new', 'third']]);
-      reader.close();
-    } finally {
-      home.remove();
-    }
+    const path = freshPath();
+    const v1 = new Database(path);
+    v1.exec(AUDIT_MIGRATIONS[0]!);
+    v1.pragma('user_version = 1');
+    const insert = v1.prepare('INSERT INTO audit_events (id, timestamp, action, severity) VALUES (?, ?, ?, ?)');
+    // Inserted out of id order: the rowid order (the order they were recorded) is what must survive.
+    insert.run('id-b', '2026-01-01T00:00:00.000Z', 'first', 'HIGH');
+    insert.run('id-a', '2026-01-01T00:00:01.000Z', 'second', 'INFO');
+    v1.close();
+    const store = new AuditStore(path);
+    store.append({ action: 'third', severity: 'LOW' });
+    assert.deepEqual((await store.recentAlerts(5)).map((e) => e.action), ['third', 'first'], 'alerts view, newest first');
+    await store.close();
+    const reader = new AuditReader(path);
+    assert.equal(reader.schemaVersion(), AUDIT_MIGRATIONS.length);
+    assert.deepEqual([...reader.events()].map((e) => [e.id.length > 10 ? 'new' : e.id, e.action]), [['id-b', 'first'], ['id-a', 'second'], ['new', 'third']]);
+    reader.close();
   });
 
   it('keeps queued rows when closed right after appending', async () => {
-    const home = tempHome();
-    const path = join(home.dir, 'audit.db');
-    try {
-      const store = new AuditStore(path);
-      for (let i = 0; i < 2500; i++) store.append({ action: `row-${i}` });
-      await store.close();
-      const reader = new AuditReader(path);
-      assert.equal(reader.count(), 2500);
-      assert.deepEqual([...reader.events({ limit: 2 })].map((e) => e.action), ['row-2498', 'row-2499']);
-      const all = [...reader.events()];
-      assert.deepEqual(all.map((e) => e.action), Array.from({ length: 2500 }, (_, i) => `row-${i}`), 'every row, in append order');
-      assert.equal(new Set(all.map((e) => e.id)).size, 2500, 'distinct ids');
-      reader.close();
-    } finally {
-      home.remove();
-    }
+    const path = freshPath();
+    const store = new AuditStore(path);
+    for (let i = 0; i < 2500; i++) store.append({ action: `row-${i}` });
+    await store.close();
+    const reader = new AuditReader(path);
+    assert.equal(reader.count(), 2500);
+    assert.deepEqual([...reader.events({ limit: 2 })].map((e) => e.action), ['row-2498', 'row-2499']);
+    const all = [...reader.events()];
+    assert.deepEqual(all.map((e) => e.action), Array.from({ length: 2500 }, (_, i) => `row-${i}`), 'every row, in append order');
+    assert.equal(new Set(all.map((e) => e.id)).size, 2500, 'distinct ids');
+    reader.close();
   });
 
   it('writes events and egress records appended in between with their own or the append time', async () => {
-    const home = tempHome();
-    const path = join(home.dir, 'audit.db');
-    try {
-      const store = new AuditStore(path);
-      const before = new Date().toISOString();
-      for (let i = 0; i < 70; i++) {
-        store.append({ action: `event-${i}`, structured: { i }, ...(i === 5 ? { timestamp: '2026-01-02T03:04:05.000Z' } : {}) });
-        if (i % 3 === 0) store.appendEgress({ hostname: `host-${i}.example`, source: 'ts', blocked: i % 2 === 0 });
-      }
-      await store.close();
-      const reader = new AuditReader(path);
-      const events = [...reader.events()];
-      assert.deepEqual(events.map((e) => e.action), Array.from({ length: 70 }, (_, i) => `event-${i}`));
-      assert.deepEqual(events.map((e) => (e.structured as { i: number }).i), Array.from({ length: 70 }, (_, i) => i));
-      assert.equal(events[5]!.timestamp, '2026-01-02T03:04:05.000Z', 'a given timestamp is kept');
-      assert.ok(events[6]!.timestamp >= before, `append time recorded: ${events[6]!.timestamp}`);
-      const egress = reader.egress();
-      assert.deepEqual(egress.map((r) => r.hostname), Array.from({ length: 24 }, (_, k) => `host-${k * 3}.example`));
-      assert.deepEqual(egress.slice(0, 2).map((r) => r.blocked), [true, false]);
-      reader.close();
-    } finally {
-      home.remove();
+    const path = freshPath();
+    const store = new AuditStore(path);
+    const before = new Date().toISOString();
+    for (let i = 0; i < 70; i++) {
+      store.append({ action: `event-${i}`, structured: { i }, ...(i === 5 ? { timestamp: '2026-01-02T03:04:05.000Z' } : {}) });
+      if (i % 3 === 0) store.appendEgress({ hostname: `host-${i}.example`, source: 'ts', blocked: i % 2 === 0 });
     }
+    await store.close();
+    const reader = new AuditReader(path);
+    const events = [...reader.events()];
+    assert.deepEqual(events.map((e) => e.action), Array.from({ length: 70 }, (_, i) => `event-${i}`));
+    assert.deepEqual(events.map((e) => (e.structured as { i: number }).i), Array.from({ length: 70 }, (_, i) => i));
+    assert.equal(events[5]!.timestamp, '2026-01-02T03:04:05.000Z', 'a given timestamp is kept');
+    assert.ok(events[6]!.timestamp >= before, `append time recorded: ${events[6]!.timestamp}`);
+    const egress = reader.egress();
+    assert.deepEqual(egress.map((r) => r.hostname), Array.from({ length: 24 }, (_, k) => `host-${k * 3}.example`));
+    assert.deepEqual(egress.slice(0, 2).map((r) => r.blocked), [true, false]);
+    reader.close();
   });
 });
 
