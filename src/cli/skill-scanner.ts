@@ -55,15 +55,8 @@ folders that scan paths must lie in).`)
     const address = app.server.address() as { address: string; port: number };
     const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
     process.stdout.write(`ready http://${shownHost}:${address.port}\n`);
-    let stopping = false;
-    const stop = async () => {
-      if (stopping) return;
-      stopping = true;
-      await app.close();
-      process.exit(0);
-    };
-    process.on('SIGTERM', () => void stop());
-    process.on('SIGINT', () => void stop());
+    const { stopOnSignals } = await import('./stop-on-signals.js');
+    stopOnSignals(() => app.close());
   });
 
 try {

@@ -12,15 +12,8 @@ Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and res
       const { startGateway } = await import('../../gateway/runtime.js');
       const gateway = await startGateway(process.env);
       process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`);
-      let stopping = false;
-      const stop = async () => {
-        if (stopping) return;
-        stopping = true;
-        await gateway.stop();
-        process.exit(0);
-      };
-      process.on('SIGTERM', () => void stop());
-      process.on('SIGINT', () => void stop());
+      const { stopOnSignals } = await import('../stop-on-signals.js');
+      stopOnSignals(() => gateway.stop());
       process.on('SIGHUP', () => {
         void gateway.restart().then(
           () => process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`),
