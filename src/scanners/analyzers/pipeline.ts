@@ -10,6 +10,7 @@
 import RE2 from 're2';
 import { extractFacts, type ActionFacts, type CommandFact } from '../../guardrail/facts/index.js';
 import type { Analyzer, AnalyzerContext, AnalyzerFinding, ScanCategory, ScanSeverity } from '../types.js';
+import { lineAt } from '../snippet.js';
 import { baseName } from './static/file-types.js';
 import { excerpt, FindingSet, findingAt, matchStart, textFilesOf, type TextFile } from './static/findings.js';
 import { markdownCode } from './static/markdown.js';
@@ -356,7 +357,7 @@ class FileAnalysis {
   private fallback(unit: ShellUnit): void {
     for (const { rule, regex } of FALLBACKS) {
       const match = regex.exec(unit.text);
-      if (match) this.report(rule, unit.line + lineOffset(unit.text, matchStart(match.index, match[0])), { parsed: false, match: excerpt(match[0]) });
+      if (match) this.report(rule, unit.line + lineAt(unit.text, matchStart(match.index, match[0])) - 1, { parsed: false, match: excerpt(match[0]) });
     }
   }
 
@@ -456,12 +457,6 @@ class FileAnalysis {
     }
     return undefined;
   }
-}
-
-function lineOffset(text: string, index: number): number {
-  let offset = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) offset++;
-  return offset;
 }
 
 export const pipelineAnalyzer: Analyzer = {
