@@ -1,5 +1,7 @@
 // Network egress records (table network_egress): an outbound request the proxy forwarded or refused, or one
 // an interceptor observed and reported (POST /v1/events/egress, `source: "ts"`).
+import { serialiseRowObject } from './row-data.js';
+
 export interface NewEgressRecord {
   timestamp?: string;
   hostname: string;
@@ -27,9 +29,9 @@ export const EGRESS_COLUMNS = [
 
 export type EgressRow = Record<(typeof EGRESS_COLUMNS)[number], string | number | null>;
 
-/** Appends the record's column values, in EGRESS_COLUMNS order, to `out`. */
-export function pushEgressRowValues(out: unknown[], id: string, timestamp: string, r: NewEgressRecord): void {
-  out.push(
+/** The record's column values, in EGRESS_COLUMNS order; throws AuditRowRejected when `details` cannot be stored. */
+export function egressRowValues(id: string, timestamp: string, r: NewEgressRecord): unknown[] {
+  return [
     id,
     timestamp,
     r.hostname,
@@ -46,8 +48,8 @@ export function pushEgressRowValues(out: unknown[], id: string, timestamp: strin
     r.body_shape ?? null,
     r.looks_like_llm === undefined ? null : r.looks_like_llm ? 1 : 0,
     r.source,
-    r.details === undefined ? null : JSON.stringify(r.details),
-  );
+    r.details === undefined ? null : serialiseRowObject(r.details, 'details'),
+  ];
 }
 
 /** A stored row back as a record (0/1 columns as booleans, details parsed). */

@@ -1,4 +1,6 @@
 // Audit event shapes and their mapping to audit_events rows, shared by the store and the readers.
+import { serialiseRowObject } from './row-data.js';
+
 export const AUDIT_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'NONE'] as const;
 export type AuditSeverity = (typeof AUDIT_SEVERITIES)[number];
 
@@ -32,9 +34,9 @@ export const COLUMNS = [
 
 export type Row = Record<(typeof COLUMNS)[number], string | null>;
 
-/** Appends the row's column values, in COLUMNS order, to `out` (one multi-row INSERT takes many rows). */
-export function pushRowValues(out: unknown[], id: string, timestamp: string, e: NewAuditEvent): void {
-  out.push(
+/** The row's column values, in COLUMNS order; throws AuditRowRejected when `structured` cannot be stored. */
+export function rowValues(id: string, timestamp: string, e: NewAuditEvent): unknown[] {
+  return [
     id,
     timestamp,
     e.action,
@@ -42,13 +44,13 @@ export function pushRowValues(out: unknown[], id: string, timestamp: string, e: 
     e.actor ?? null,
     e.severity ?? 'INFO',
     e.details ?? null,
-    e.structured === undefined ? null : JSON.stringify(e.structured),
+    e.structured === undefined ? null : serialiseRowObject(e.structured, 'structured'),
     e.connector ?? null,
     e.session_id ?? null,
     e.trace_id ?? null,
     e.evaluation_id ?? null,
     e.schema ?? null,
-  );
+  ];
 }
 
 export function fromRow(row: Row): AuditEvent {

@@ -1,26 +1,42 @@
-// The gateway's audit trail. Appends are queued and committed together a few milliseconds later (group
-// commit): each commit rewrites the table and index pages it touches, so one transaction per burst instead
-// of one per row is what lets the trail keep up with hook traffic, and a verdict's answer is sent before its
-// row is written. Reads commit the queue first; close() commits it last, so a clean shutdown loses nothing
-// (a hard kill can lose the last FLUSH_DELAY_MS of rows).
+// The gateway's audit trail, with group commit: rows appended while the event loop is busy are committed
+// together in one transaction as soon as it turns (setImmediate), and each append's promise settles only
+// once its transaction has committed. A route that answers after awaiting its row therefore never
+// acknowledges a row a crash could still lose (WAL: a committed transaction survives `kill -9`), while a
+// burst still costs one commit, not one per row. A row is serialised (and refused, AuditRowRejected) when it
+// is appended, and a batch that fails to commit is retried row by row, so one bad row never loses others.
 // The commit runs on the event loop: a writer thread was measured here at 20 us of CPU per row against 14 us
 // in-thread (passing batches between threads costs more than the commit itself), and a batch commits in
 // well under a millisecond.
 import type Database from 'better-sqlite3';
+import { WardenError } from '../errors.js';
 import { isoNow } from '../util/iso-now.js';
 import { uuidv7 } from '../util/uuidv7.js';
 import { openAuditDatabase } from './database.js';
-import { EGRESS_COLUMNS, pushEgressRowValues, type NewEgressRecord } from './egress.js';
-import { COLUMNS, fromRow, pushRowValues, type AuditEvent, type NewAuditEvent, type Row } from './events.js';
+import { EGRESS_COLUMNS, egressRowValues, type NewEgressRecord } from './egress.js';
+import { COLUMNS, fromRow, rowValues, type AuditEvent, type NewAuditEvent, type Row } from './events.js';
 
 export { AUDIT_SEVERITIES, type AuditEvent, type AuditSeverity, type NewAuditEvent } from './events.js';
 export type { NewEgressRecord } from './egress.js';
+export { AuditRowRejected } from './row-data.js';
 
-/** A queued row, with the moment it was appended: an audit event, or a network egress record. */
-type Queued = { event: NewAuditEvent; at: string } | { egress: NewEgressRecord; at: string };
+/** A row that could not be committed; the rest of its batch was. */
+export class AuditWriteFailed extends WardenError {
+  constructor(cause: string) {
+    super('WARDEN_ERR_AUDIT_WRITE_FAILED', `audit write failed: ${cause}`, 503);
+  }
+}
 
-const FLUSH_DELAY_MS = 5;
-const MAX_QUEUED_EVENTS = 1000;
+type Table = 'events' | 'egress';
+
+/** A serialised row waiting for its commit, and the append waiting on it. */
+interface Pending {
+  table: Table;
+  values: unknown[];
+  settled: (error?: Error) => void;
+}
+
+/** Rows queued before a commit is forced without waiting for the event loop to turn. */
+const MAX_QUEUED_ROWS = 1000;
 /** Rows per INSERT statement: one multi-row statement costs about half as much per row as one per row. */
 const ROWS_PER_INSERT = 32;
 
@@ -59,61 +75,80 @@ class MultiRowInsert {
 
 export class AuditStore {
   private readonly db: Database.Database;
-  private readonly insertBatch: (rows: Queued[]) => void;
-  private queue: Queued[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly insertBatch: (rows: Pending[]) => void;
+  private queue: Pending[] = [];
+  private commitScheduled: NodeJS.Immediate | undefined;
 
-  /** Opens (and migrates) audit.db at `path`; `onError` hears about batches that could not be committed. */
+  /** Opens (and migrates) audit.db at `path`; `onError` hears about every row that could not be committed. */
   constructor(path: string, private readonly onError: (err: Error) => void = () => {}) {
     this.db = openAuditDatabase(path);
-    const insertEvents = new MultiRowInsert(this.db, 'audit_events', COLUMNS);
-    const insertEgress = new MultiRowInsert(this.db, 'network_egress', EGRESS_COLUMNS);
+    const inserts = {
+      events: new MultiRowInsert(this.db, 'audit_events', COLUMNS),
+      egress: new MultiRowInsert(this.db, 'network_egress', EGRESS_COLUMNS),
+    };
     // Rows append under an integer sequence (migration 2); their uuidv7 ids sort by time for whoever exports them.
-    this.insertBatch = this.db.transaction((rows: Queued[]) => {
-      const events: unknown[] = [];
-      const egress: unknown[] = [];
+    this.insertBatch = this.db.transaction((rows: Pending[]) => {
+      const values: Record<Table, unknown[]> = { events: [], egress: [] };
       for (const row of rows) {
-        if ('event' in row) pushRowValues(events, uuidv7(), row.event.timestamp ?? row.at, row.event);
-        else pushEgressRowValues(egress, uuidv7(), row.egress.timestamp ?? row.at, row.egress);
+        const into = values[row.table];
+        for (const value of row.values) into.push(value);
       }
-      if (events.length > 0) insertEvents.run(events);
-      if (egress.length > 0) insertEgress.run(egress);
+      if (values.events.length > 0) inserts.events.run(values.events);
+      if (values.egress.length > 0) inserts.egress.run(values.egress);
     });
   }
 
-  append(event: NewAuditEvent): void {
-    this.enqueue({ event, at: isoNow() });
+  /**
+   * Queues the event; the promise resolves once it is committed and rejects with AuditWriteFailed when it
+   * could not be. Throws AuditRowRejected at once when the event cannot be stored (its own caller's fault).
+   */
+  append(event: NewAuditEvent): Promise<void> {
+    return this.enqueue('events', rowValues(uuidv7(), event.timestamp ?? isoNow(), event));
+  }
+
+  appendEgress(record: NewEgressRecord): Promise<void> {
+    return this.enqueue('egress', egressRowValues(uuidv7(), record.timestamp ?? isoNow(), record));
   }
 
   /**
-   * Appends and commits at once (with everything queued before it): for records that must be durable before
-   * the change they describe is made, such as a credential change. Throws when the write fails.
+   * Appends and commits before returning (with everything queued before it): for records that must be
+   * durable before the change they describe is made, such as a credential change. Throws when the write fails.
    */
   appendDurably(event: NewAuditEvent): void {
-    this.append(event);
-    const error = this.commit();
-    if (error) throw error;
+    let failure: Error | undefined;
+    this.enqueue('events', rowValues(uuidv7(), event.timestamp ?? isoNow(), event), (error) => (failure = error));
+    this.commit();
+    if (failure) throw failure;
   }
 
-  appendEgress(record: NewEgressRecord): void {
-    this.enqueue({ egress: record, at: isoNow() });
-  }
-
-  private enqueue(row: Queued): void {
+  private enqueue(table: Table, values: unknown[], settled?: (error?: Error) => void): Promise<void> {
     if (!this.db.open) throw new Error('audit store is closed');
-    this.queue.push(row);
-    if (this.queue.length >= MAX_QUEUED_EVENTS) this.commit();
-    else this.timer ??= setTimeout(() => this.commit(), FLUSH_DELAY_MS);
+    if (settled) {
+      this.push({ table, values, settled });
+      return Promise.resolve();
+    }
+    const committed = new Promise<void>((resolve, reject) => {
+      this.push({ table, values, settled: (error) => (error ? reject(error) : resolve()) });
+    });
+    // Every failure already reaches onError; an append nobody awaits must not crash the process on rejection.
+    committed.catch(() => {});
+    return committed;
   }
 
-  /** Commits everything appended so far; rejects when that batch could not be written. */
+  private push(row: Pending): void {
+    this.queue.push(row);
+    if (this.queue.length >= MAX_QUEUED_ROWS) this.commit();
+    else this.commitScheduled ??= setImmediate(() => this.commit());
+  }
+
+  /** Commits everything appended so far; rejects when a row of it could not be written. */
   async flush(): Promise<void> {
     const error = this.commit();
     if (error) throw error;
   }
 
   async recentAlerts(limit: number): Promise<AuditEvent[]> {
-    await this.flush();
+    this.commit();
     const rows = this.db.prepare(`SELECT ${COLUMNS.join(', ')} FROM alerts ORDER BY seq DESC LIMIT ?`).all(limit) as Row[];
     return rows.map(fromRow);
   }
@@ -127,20 +162,37 @@ export class AuditStore {
     }
   }
 
+  /** Commits the queue as one transaction, or row by row when that fails; returns the first row error. */
   private commit(): Error | undefined {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    clearImmediate(this.commitScheduled);
+    this.commitScheduled = undefined;
     if (this.queue.length === 0) return undefined;
     const rows = this.queue;
     this.queue = [];
     try {
       this.insertBatch(rows);
+      for (const row of rows) row.settled();
       return undefined;
-    } catch (err) {
-      // The batch is lost: say so loudly (the gateway marks the audit subsystem degraded), keep accepting rows.
-      const error = new Error(`audit write failed: ${(err as Error).message}`);
-      this.onError(error);
-      return error;
+    } catch {
+      return this.commitOneByOne(rows);
     }
+  }
+
+  /** After a failed batch: each row in its own transaction, so only the faulty ones are lost (and reported). */
+  private commitOneByOne(rows: Pending[]): Error | undefined {
+    let first: Error | undefined;
+    for (const row of rows) {
+      try {
+        this.insertBatch([row]);
+        row.settled();
+      } catch (err) {
+        // Say so loudly (the gateway marks the audit subsystem degraded); the caller hears it too.
+        const error = new AuditWriteFailed((err as Error).message);
+        first ??= error;
+        this.onError(error);
+        row.settled(error);
+      }
+    }
+    return first;
   }
 }

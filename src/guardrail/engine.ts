@@ -4,6 +4,7 @@
 import RE2 from 're2';
 import type { ActionFacts } from './facts/types.js';
 import type { CompiledRule, RulePack } from './rules/load.js';
+import { redactEvidence } from './redact.js';
 import { passesIban, passesLuhn } from './validators.js';
 
 /** What a verdict needs to know of the rule behind a finding (a pack rule, or an ordered chain). */
@@ -66,6 +67,20 @@ export class InspectionEngine {
     return findings;
   }
 
+  /** `text` with every match of an enabled secret rule replaced by its redacted form, as evidence is. */
+  redactSecrets(text: string): string {
+    let out = text;
+    for (const [rule, patterns] of this.candidates(text)) {
+      if (rule.category !== 'secret') continue;
+      for (const index of patterns) {
+        const global = globalTwin(rule, index);
+        global.lastIndex = 0;
+        out = global.replace(out, (match: string) => redactEvidence(match));
+      }
+    }
+    return out;
+  }
+
   /** Enabled rules with at least one pattern matching `text`, with the indexes of those patterns. */
   private candidates(text: string): Candidates {
     const into: Candidates = new Map();
@@ -85,6 +100,13 @@ export class InspectionEngine {
   }
 }
 
+function globalTwin(rule: CompiledRule, index: number): RE2 {
+  const regex = rule.regex(index);
+  let global = globalTwins.get(regex);
+  if (!global) globalTwins.set(regex, (global = new RE2(rule.patterns[index]!, 'gu')));
+  return global;
+}
+
 /** The first match of one of the rule's nominated patterns that passes the rule's checksum tags. */
 function patternEvidence(rule: CompiledRule, patterns: Set<number>, text: string): string | undefined {
   const needsLuhn = rule.tags.includes('luhn');
@@ -96,8 +118,7 @@ function patternEvidence(rule: CompiledRule, patterns: Set<number>, text: string
       if (match) return match[0].slice(0, MAX_EVIDENCE);
       continue;
     }
-    const global = globalTwins.get(regex) ?? new RE2(rule.patterns[index]!, 'gu');
-    globalTwins.set(regex, global);
+    const global = globalTwin(rule, index);
     global.lastIndex = 0;
     for (let i = 0; i < MAX_VALIDATED_MATCHES; i++) {
       const match = global.exec(text);

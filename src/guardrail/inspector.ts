@@ -44,6 +44,11 @@ export class Inspector {
     return { verdict: this.decide(findings, options), findings };
   }
 
+  /** `text` with the secrets the rule pack recognises redacted, for text that is stored (audit rows). */
+  redactSecrets(text: string): string {
+    return this.engine.redactSecrets(text);
+  }
+
   /** A verdict over findings gathered elsewhere too (ordered chains add theirs to a hook event's). */
   decide(findings: Finding[], options: InspectOptions): Verdict {
     return decide(findings, this.policy, { nativeApproval: options.nativeApproval ?? false, reveal: options.reveal ?? false });

@@ -1,5 +1,7 @@
-// One error shape for the sidecar: `{error}` with a sentence, never a stack trace.
+// One error shape for the sidecar: `{error}` with a sentence, never a stack trace, and `code` when the error
+// is one of Warden's own (WardenError: a stable code callers can match on).
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { WardenError } from '../../errors.js';
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
@@ -7,6 +9,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (error instanceof WardenError) {
+      if (status >= 500) request.log.error({ err: error.message, code: error.code }, 'request failed');
+      return reply.code(status).send({ error: error.message, code: error.code });
+    }
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       return reply.code(status).send({ error: 'internal error' });

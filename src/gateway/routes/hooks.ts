@@ -1,6 +1,6 @@
 // POST /api/v1/<connector>/hook: decode the agent's native hook payload, inspect it, answer the common
 // hook response with the agent's native answer inside (`native`, which the hook script prints and exits
-// with), and record the verdict as a warden.hook.v1 audit row. Pre- and post-tool events of a session also
+// with), and record the verdict as a warden.hook.v1 audit row, committed before the answer. Pre- and post-tool events of a session also
 // advance the ordered chains (see connectors/hook-inspection.ts).
 import type { FastifyInstance } from 'fastify';
 import { uuidv7 } from '../../util/uuidv7.js';
@@ -28,7 +28,8 @@ export function hookRoutes(app: FastifyInstance, ctx: GatewayContext): void {
     // A replayed chain block repeats the earlier decision; its finding was recorded the first time.
     const recordedRuleIds = replayedChain ? ruleIds.filter((id) => !id.startsWith('CHAIN-')) : ruleIds;
     const evaluationId = findings.length > 0 ? uuidv7() : undefined;
-    ctx.audit.append({
+    // The verdict is answered once its row is committed (acknowledged means recorded).
+    await ctx.audit.append({
       action: `hook-${event.phase}-${verdict.action}`,
       target: event.tool ?? event.event,
       actor: connector,

@@ -1,5 +1,5 @@
 // POST /api/v1/inspect/{tool,request,response,tool-response}: validate, call the inspector, record the
-// verdict in the audit trail (queued, so the answer does not wait), answer the verdict.
+// verdict in the audit trail, answer the verdict once its row is committed (group commit keeps that cheap).
 import Type from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -58,7 +58,7 @@ const VerdictBody = Type.Object({
   would_block: Type.Optional(Type.Boolean()),
   approval_timeout_ms: Type.Optional(Type.Integer()),
 });
-const answers = { 200: VerdictBody, 400: Type.Object({ error: Type.String() }) };
+const answers = { 200: VerdictBody, 400: Type.Object({ error: Type.String(), code: Type.Optional(Type.String()) }) };
 
 const reveals = (request: FastifyRequest) => request.headers['x-warden-reveal-pii'] === '1';
 
@@ -66,7 +66,7 @@ export function inspectRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const record = (request: FastifyRequest, route: string, target: string, result: InspectResult, sessionId?: string) => {
     const { verdict } = result;
-    ctx.audit.append({
+    return ctx.audit.append({
       action: `inspect-${route}-${verdict.action}`,
       target,
       actor: typeof request.headers['x-warden-client'] === 'string' ? request.headers['x-warden-client'] : undefined,
@@ -92,28 +92,29 @@ export function inspectRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     } else {
       result = ctx.inspector.tool(body.tool, body.args, { reveal, nativeApproval: body.approval_surface === 'native' });
     }
-    record(request, 'tool', body.tool, result, body.session_id);
+    const recorded = record(request, 'tool', body.tool, result, body.session_id);
     if (reveal) {
-      ctx.audit.append({ action: 'inspect-reveal', target: body.tool, severity: 'INFO', session_id: body.session_id, details: 'raw evidence revealed to the caller' });
+      await ctx.audit.append({ action: 'inspect-reveal', target: body.tool, severity: 'INFO', session_id: body.session_id, details: 'raw evidence revealed to the caller' });
     }
+    await recorded;
     return result.verdict;
   });
 
   app.post('/api/v1/inspect/request', { schema: { body: RequestBody, response: answers } }, async (request) => {
     const result = ctx.inspector.text(request.body.content ?? lastTurnText(request.body.messages ?? []), { reveal: reveals(request) });
-    record(request, 'request', request.body.model ?? 'request', result, request.body.session_id);
+    await record(request, 'request', request.body.model ?? 'request', result, request.body.session_id);
     return result.verdict;
   });
 
   app.post('/api/v1/inspect/response', { schema: { body: ResponseBody, response: answers } }, async (request) => {
     const result = ctx.inspector.text(request.body.content, { reveal: reveals(request) });
-    record(request, 'response', request.body.model ?? 'response', result, request.body.session_id);
+    await record(request, 'response', request.body.model ?? 'response', result, request.body.session_id);
     return result.verdict;
   });
 
   app.post('/api/v1/inspect/tool-response', { schema: { body: ToolResponseBody, response: answers } }, async (request) => {
     const result = ctx.inspector.text(request.body.output, { reveal: reveals(request) });
-    record(request, 'tool-response', request.body.tool, result, request.body.session_id);
+    await record(request, 'tool-response', request.body.tool, result, request.body.session_id);
     return result.verdict;
   });
 }

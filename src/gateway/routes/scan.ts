@@ -13,6 +13,7 @@ import type { ScanOptions } from '../../scanners/types.js';
 import { ScanPool } from '../../skill-scanner/pool.js';
 import { ScanFlags } from '../../skill-scanner/schemas.js';
 import type { GatewayContext } from '../context.js';
+import { redactCallerData } from './audit.js';
 
 const Target = Type.String({ minLength: 1, maxLength: 4096, description: 'local path' });
 const ScanBody = Type.Object({ target: Target, ...ScanFlags }, { additionalProperties: false });
@@ -45,7 +46,7 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
   const scan = async (target: string, options: Partial<ScanOptions>) => {
     const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env });
     if (!outcome.ok) throw Object.assign(new Error(outcome.detail), { statusCode: outcome.status });
-    ctx.audit.append({
+    await ctx.audit.append({
       action: `scan-${outcome.result.is_safe ? 'safe' : 'unsafe'}`, target: outcome.result.skill_name, severity: outcome.result.max_severity === 'NONE' ? 'INFO' : outcome.result.max_severity,
       details: `${outcome.result.findings_count} findings`, structured: { scan_id: outcome.result.scan_id, path: outcome.result.skill_path, max_severity: outcome.result.max_severity },
     });
@@ -70,12 +71,12 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
 
   app.post('/scan/result', { schema: { body: ResultBody } }, async (request) => {
     const result = request.body;
-    ctx.audit.append({
+    await ctx.audit.append({
       action: `scan-result-${result.is_safe ? 'safe' : 'unsafe'}`,
-      target: result.skill_name,
+      target: ctx.inspector.redactSecrets(result.skill_name),
       severity: AUDIT_SEVERITIES.has(result.max_severity) ? (result.max_severity as 'INFO') : 'INFO',
       details: result.findings_count === undefined ? undefined : `${result.findings_count} findings`,
-      structured: result,
+      structured: redactCallerData(ctx, result),
     });
     return { status: 'ok' };
   });
