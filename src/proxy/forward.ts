@@ -1,7 +1,9 @@
 // One proxied model call, end to end: pick the upstream, inspect the request, forward it with the provider's
 // credential, inspect the answer (buffered, or event by event while it streams), and answer the agent in the
 // provider's own format. Runs on the raw Node response (the route hijacks the reply) because a stream must
-// be flushed event by event and cut mid-way.
+// be flushed event by event and cut mid-way. The call's audit row is committed before the agent gets the
+// answer; a stream's outcome is only known at its end, so a stream first commits a `…-stream-open` row
+// (the request's verdict) before its first byte, and its verdict row before its last.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
@@ -70,7 +72,7 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
   const target = resolveTarget(ctx.registry, call.headers['x-warden-target-url'], call.url, call.chatRoute ? ctx.config.llm.base_url : undefined);
   if (!target.ok) {
     if (target.status === 403) {
-      ctx.audit.appendEgress({
+      await ctx.audit.appendEgress({
         hostname: target.host ?? '', path, method: call.method, blocked: true, decision: 'block', branch: 'passthrough',
         reason: target.message, source: 'proxy',
       });
@@ -90,7 +92,7 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
   const record = (answer: ProxyDecision | undefined, extra: { status?: number; blocked?: boolean }) =>
     ctx.audit.append(auditEvent(call, target.provider.name, format, view, requestDecision, answer, extra));
   if (requestDecision.blocked) {
-    record(undefined, { blocked: true });
+    await record(undefined, { blocked: true });
     return sendBlock(res, format, view, requestDecision);
   }
 
@@ -110,22 +112,25 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
   } catch (err) {
     if (abort.signal.aborted) return;
     const failure = upstreamFailure(err);
-    record(undefined, { status: failure.status });
+    await record(undefined, { status: failure.status });
     return sendError(res, format, failure.status, failure.message);
   }
 
   const contentType = String(upstream.headers['content-type'] ?? '');
   const ok = upstream.statusCode >= 200 && upstream.statusCode < 300;
   const streamed = ok && /^(text\/event-stream|application\/x-ndjson)\b/i.test(contentType);
+  const recordAnswer = (answer: Answer | undefined) => record(answer?.decision, { status: upstream.statusCode, blocked: answer?.blocked });
   try {
-    const answer = streamed
-      ? await relayStream(ctx, format, view, upstream, res, abort)
-      : await relayBuffered(ctx, format, view, upstream, res, ok);
-    record(answer?.decision, { status: upstream.statusCode, blocked: answer?.blocked });
+    if (streamed) {
+      await ctx.audit.append(streamOpenEvent(call, target.provider.name, format, view, requestDecision, upstream.statusCode));
+      await relayStream(ctx, format, view, upstream, res, abort, recordAnswer);
+    } else {
+      await relayBuffered(ctx, format, view, upstream, res, ok, recordAnswer);
+    }
   } catch (err) {
     if (abort.signal.aborted && res.destroyed) return; // the client left; nothing to answer
     const failure = upstreamFailure(err);
-    record(undefined, { status: failure.status });
+    await record(undefined, { status: failure.status });
     sendError(res, format, failure.status, failure.message);
   }
 }
@@ -144,46 +149,48 @@ interface Answer {
   blocked: boolean;
 }
 
+/** Commits the call's verdict row; the relay awaits it before the agent gets the answer (or its end). */
+type RecordAnswer = (answer: Answer | undefined) => Promise<void>;
+
 async function relayBuffered(
   ctx: ProxyContext, format: ProviderFormat, view: RequestView, upstream: Dispatcher.ResponseData, res: ServerResponse, ok: boolean,
-): Promise<Answer | undefined> {
+  recordAnswer: RecordAnswer,
+): Promise<void> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BUFFERED_ANSWER) {
       upstream.body.destroy();
-      sendError(res, format, 502, 'the upstream answer is too large to inspect');
-      return undefined;
+      await recordAnswer(undefined);
+      return sendError(res, format, 502, 'the upstream answer is too large to inspect');
     }
     chunks.push(chunk);
   }
   const bytes = Buffer.concat(chunks);
-  let answer: Answer | undefined;
   // Error answers are relayed as they are: they carry the provider's message, not model output.
   if (ok) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(bytes.toString('utf8'));
     } catch {
-      sendError(res, format, 502, 'the upstream answer is not JSON and cannot be inspected');
-      return undefined;
+      await recordAnswer(undefined);
+      return sendError(res, format, 502, 'the upstream answer is not JSON and cannot be inspected');
     }
     const decision = ctx.inspection.response(format.response(parsed));
-    answer = { decision, blocked: decision.blocked };
-    if (decision.blocked) {
-      sendBlock(res, format, { ...view, stream: false }, decision);
-      return answer;
-    }
+    await recordAnswer({ decision, blocked: decision.blocked });
+    if (decision.blocked) return sendBlock(res, format, { ...view, stream: false }, decision);
+  } else {
+    await recordAnswer(undefined);
   }
   res.writeHead(upstream.statusCode, { ...relayHeaders(upstream), 'content-length': bytes.length });
   res.end(bytes);
-  return answer;
 }
 
 async function relayStream(
   ctx: ProxyContext, format: ProviderFormat, view: RequestView, upstream: Dispatcher.ResponseData, res: ServerResponse, abort: AbortController,
-): Promise<Answer> {
+  recordAnswer: RecordAnswer,
+): Promise<void> {
   const contentType = String(upstream.headers['content-type']);
   const framer = /ndjson/i.test(contentType) ? ndjsonFramer() : sseFramer();
   const guard = new StreamGuard(ctx.inspection, format.streamDecoder(view), format.streamDecoder(view), ctx.config.guardrail.mode === 'action');
@@ -227,11 +234,27 @@ async function relayStream(
     ctx.logger.warn({ err: (err as Error).message }, 'upstream stream ended with an error');
     await relay(framer.flush(), true);
   }
+  await recordAnswer({ decision: guard.decision(), blocked: guard.blocked });
   res.end();
-  return { decision: guard.decision(), blocked: guard.blocked };
 }
 
 const ACTION_RANK = { allow: 0, alert: 1, confirm: 2, block: 3 } as const;
+const ruleIds = (d: ProxyDecision) => d.findings.map((f) => f.rule.id);
+const routeName = (call: ProxiedCall) => (call.chatRoute ? 'chat' : 'passthrough');
+
+/** The row a stream commits before its first byte: the call and the request's verdict. */
+function streamOpenEvent(call: ProxiedCall, provider: string, format: ProviderFormat, view: RequestView, request: ProxyDecision, status: number): NewAuditEvent {
+  return {
+    action: `proxy-${routeName(call)}-stream-open`,
+    target: provider,
+    severity: request.verdict.severity,
+    details: request.verdict.reason || undefined,
+    structured: {
+      format: format.name, model: view.model, stream: true, status,
+      request: { action: request.verdict.action, raw_action: request.verdict.raw_action, rule_ids: ruleIds(request) },
+    },
+  };
+}
 
 function auditEvent(
   call: ProxiedCall, provider: string, format: ProviderFormat, view: RequestView,
@@ -240,9 +263,8 @@ function auditEvent(
   const decisions = answer ? [request, answer] : [request];
   const worst = decisions.reduce((a, b) => (ACTION_RANK[b.verdict.action] > ACTION_RANK[a.verdict.action] ? b : a));
   const severity = decisions.reduce((a, b) => (SEVERITY_RANK[b.verdict.severity] > SEVERITY_RANK[a.verdict.severity] ? b : a)).verdict.severity;
-  const ruleIds = (d: ProxyDecision) => d.findings.map((f) => f.rule.id);
   return {
-    action: `proxy-${call.chatRoute ? 'chat' : 'passthrough'}-${worst.verdict.action}`,
+    action: `proxy-${routeName(call)}-${worst.verdict.action}`,
     target: provider,
     severity,
     details: worst.verdict.reason || undefined,

@@ -56,7 +56,7 @@ export function controlRoutes(fastify: FastifyInstance, ctx: ProxyContext): void
   };
   app.post('/v1/events/egress', { bodyLimit: EGRESS_BODY_LIMIT, schema: { body: EgressEvent }, onRequest: jsonOnly }, async (request, reply) => {
     const event = request.body;
-    ctx.audit.appendEgress({
+    await ctx.audit.appendEgress({
       hostname: event.target_host,
       path: event.target_path,
       body_shape: event.body_shape,
