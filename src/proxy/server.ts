@@ -3,6 +3,7 @@
 // answered in the error shape of the provider the path belongs to, so SDKs surface it properly.
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ProxyContext } from './context.js';
+import { AuthFailureTally } from './auth-failures.js';
 import { redactIp, redactUserAgent } from './client-context.js';
 import { formatForPath } from './formats/index.js';
 import { controlRoutes } from './routes/control.js';
@@ -29,14 +30,17 @@ export async function buildProxy(ctx: ProxyContext, logger: FastifyBaseLogger): 
     ajv: { customOptions: { removeAdditional: false } }, // unknown fields are errors, not silently dropped
   });
 
+  const refusals = new AuthFailureTally((event) => void ctx.audit.append(event));
+  app.addHook('onClose', async () => refusals.flush());
   app.addHook('onRequest', (request, reply, done) => {
     if (isPublic(request)) return done();
     const result = ctx.auth.check(request.headers, request.ip);
     if (result.ok) return done();
     // Error telemetry without identifying data: a /24 (or /48) and the client's product token.
     const client = { client_ip: redactIp(request.ip), user_agent: redactUserAgent(request.headers['user-agent']) };
-    ctx.logger.warn({ ...client, path: request.url.split('?')[0], reason: result.reason }, 'guardrail proxy refused a request');
-    ctx.audit.append({ action: 'proxy-auth-failed', severity: 'INFO', target: request.url.split('?')[0], details: result.reason, structured: client });
+    const path = request.url.split('?')[0]!;
+    ctx.logger.warn({ ...client, path, reason: result.reason }, 'guardrail proxy refused a request');
+    refusals.count({ network: client.client_ip, userAgent: client.user_agent, path, reason: result.reason });
     void reply.code(401).header('www-authenticate', 'Bearer').send(errorBodyFor(request, 401, result.reason));
   });
 

@@ -40,14 +40,10 @@ describe('guardrail proxy control surface', () => {
     assert.deepEqual(Object.keys((await anthropic.json()) as object).sort(), ['error', 'type']);
   });
 
-  test('a wrong gateway token is refused, and the failure is recorded with redacted client details', async () => {
+  // How refusals reach the audit trail (one row per network and minute): test/proxy/auth-failures.test.ts.
+  test('a wrong gateway token is refused', async () => {
     const response = await post('/v1/chat/completions', { model: 'm', messages: [] }, { 'x-warden-auth': 'Bearer wrong', 'user-agent': 'OpenAI/JS 6.1.0 extra' });
     assert.equal(response.status, 401);
-    await fixture.gateway.gateway.flushAudit();
-    const failure = readAudit(fixture).events.filter((e) => e.action === 'proxy-auth-failed').at(-1)!;
-    assert.deepEqual(failure.structured, { client_ip: '127.0.0.0/24', user_agent: 'OpenAI/JS' });
-    assert.match(failure.details ?? '', /invalid gateway token/);
-    assert.doesNotMatch(JSON.stringify(failure), /wrong/, 'the presented credential is not recorded');
   });
 
   test('the sidecar token in another header does not authenticate the proxy', async () => {
