@@ -62,8 +62,12 @@ function checkVersion(raw: Record<string, unknown>, path: string): void {
     );
   }
   if (version < CURRENT_CONFIG_VERSION) {
+    // No migration command ships yet, so the message offers only what works today (and names no missing command).
     throw new ConfigError(
-      `${path}: config_version ${version} is not supported by this release; run \`warden migrate\` to convert it to ${CURRENT_CONFIG_VERSION}`,
+      `${path}: config_version ${version} is not supported: this release reads config_version ${CURRENT_CONFIG_VERSION} only and ` +
+        'cannot convert an older file. Keep running the Warden release that wrote it, or rename it to ' +
+        `${path}.v${version} so the next \`warden start\` writes a fresh version ${CURRENT_CONFIG_VERSION} file with defaults, ` +
+        'then copy your settings into it by hand (docs/configuration.md lists every key)',
     );
   }
 }

@@ -118,7 +118,7 @@ export const CustomProvider = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
     domains: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-    /** How the credential goes upstream: `authorization` (Bearer), another header name, or `passthrough`. */
+    /** How the credential goes upstream: `authorization` (Bearer), another header name, `passthrough`, or `as-sent` (unset: the client's own header). */
     auth_header: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]+$' })),
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
   },

@@ -96,7 +96,7 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
     health.set('audit', 'degraded', { last_error: err.message, details: { path: paths.auditDb } });
   });
   health.set('audit', 'running', { details: { path: paths.auditDb } });
-  reportSandboxHealth(health, config);
+  reportSandboxHealth(health, config, settings.path);
   const hookTokens = new HookTokens(paths.hooksDir);
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));

@@ -3,9 +3,25 @@
 import type { Config } from '../config/schema.js';
 import type { HealthRegistry } from './health.js';
 
-export function reportSandboxHealth(health: HealthRegistry, config: Config, platform: NodeJS.Platform = process.platform): void {
+/**
+ * What the operator reads on a legacy host. No cleanup command ships yet, so it says what was detected, where,
+ * and what to do by hand, and names no command that does not exist.
+ */
+export function legacyStandaloneMessage(configPath: string): string {
+  return (
+    `legacy standalone install detected: ${configPath} sets openshell.mode: standalone, the marker of a sandbox host ` +
+    'set up before config_version 9 (while it is set, the sidecar binds to guardrail.host). To clean up by hand: stop ' +
+    `and remove the old standalone sandbox service on this host, then delete the openshell.mode line from ${configPath} ` +
+    '(or set it to managed) and reload the gateway (SIGHUP) or restart it'
+  );
+}
+
+export function reportSandboxHealth(health: HealthRegistry, config: Config, configPath: string, platform: NodeJS.Platform = process.platform): void {
   if (config.openshell.mode === 'standalone') {
-    health.set('sandbox', 'degraded', { last_error: 'legacy standalone install detected; run `warden sandbox legacy-cleanup`' });
+    health.set('sandbox', 'degraded', {
+      last_error: legacyStandaloneMessage(configPath),
+      details: { config: configPath, key: 'openshell.mode', value: 'standalone' },
+    });
   } else if (!config.openshell.enabled) {
     health.remove('sandbox');
   } else if (platform !== 'linux' && platform !== 'darwin') {

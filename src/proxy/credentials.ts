@@ -1,8 +1,9 @@
 // The provider credential (spec "Guardrail proxy" 4): taken from X-AI-Auth, Authorization, x-api-key, api-key
-// or x-goog-api-key, whichever the agent's SDK used, and sent upstream the way the provider expects. Warden's
+// or x-goog-api-key, whichever the agent's SDK used, and sent upstream the way the provider expects: as the
+// registry's auth_header says, or, for a custom provider without one, in the header the client used. Warden's
 // own secrets (gateway token, master key) are never forwarded, and credentials never reach a log line.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Provider } from './providers.js';
+import { AS_SENT, type Provider } from './providers.js';
 
 const CREDENTIAL_HEADERS = ['x-ai-auth', 'authorization', 'x-api-key', 'api-key', 'x-goog-api-key'] as const;
 
@@ -15,15 +16,37 @@ const DROPPED = new Set<string>([
 
 const stripBearer = (value: string): string => value.replace(/^Bearer[ \t]+/i, '').trim();
 
-/** The provider key the client sent, skipping any value that is one of Warden's own secrets. */
-export function providerCredential(headers: IncomingHttpHeaders, isOwnSecret: (value: string) => boolean): string | undefined {
-  for (const name of CREDENTIAL_HEADERS) {
-    const raw = headers[name];
+interface ClientCredential {
+  /** The header it came in. */
+  header: (typeof CREDENTIAL_HEADERS)[number];
+  /** The header's value as sent (trimmed). */
+  raw: string;
+  /** The key itself (without a Bearer scheme). */
+  value: string;
+}
+
+/** The first credential header that carries a key other than one of Warden's own secrets. */
+function clientCredential(headers: IncomingHttpHeaders, isOwnSecret: (value: string) => boolean): ClientCredential | undefined {
+  for (const header of CREDENTIAL_HEADERS) {
+    const raw = headers[header];
     if (typeof raw !== 'string' || raw.trim() === '') continue;
     const value = stripBearer(raw);
-    if (value !== '' && !isOwnSecret(value)) return value;
+    if (value !== '' && !isOwnSecret(value)) return { header, raw: raw.trim(), value };
   }
   return undefined;
+}
+
+/** The provider key the client sent, skipping any value that is one of Warden's own secrets. */
+export function providerCredential(headers: IncomingHttpHeaders, isOwnSecret: (value: string) => boolean): string | undefined {
+  return clientCredential(headers, isOwnSecret)?.value;
+}
+
+/** The credential in the client's own header form (AS_SENT providers). */
+function asSent(headers: IncomingHttpHeaders, credential: string, isOwnSecret: (value: string) => boolean): [string, string] {
+  const source = clientCredential(headers, isOwnSecret);
+  // X-AI-Auth is Warden's carrier for the provider key, not a provider's header: it goes as OpenAI-style Bearer.
+  if (!source || source.value !== credential || source.header === 'x-ai-auth') return ['authorization', `Bearer ${credential}`];
+  return [source.header, source.raw];
 }
 
 /** Headers for the upstream request: the client's own (minus the dropped ones) plus the credential. */
@@ -45,7 +68,10 @@ export function upstreamHeaders(
     const authorization = headers.authorization;
     if (typeof authorization === 'string' && !isOwnSecret(stripBearer(authorization))) out.authorization = authorization;
   } else if (credential !== undefined) {
-    if (provider.auth_header === 'authorization') out.authorization = `Bearer ${credential}`;
+    if (provider.auth_header === AS_SENT) {
+      const [name, value] = asSent(headers, credential, isOwnSecret);
+      out[name] = value;
+    } else if (provider.auth_header === 'authorization') out.authorization = `Bearer ${credential}`;
     else out[provider.auth_header] = credential;
   }
   return out;

@@ -26,11 +26,18 @@ const BuiltinFile = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * auth_header of a custom provider that sets none: the credential goes upstream in the header the client sent
+ * it in. An operator's own endpoint may speak any provider's dialect (Anthropic's x-api-key, Azure's api-key,
+ * Google's x-goog-api-key), and the client's SDK knows which one; rewriting it to Bearer broke all but OpenAI's.
+ */
+export const AS_SENT = 'as-sent';
+
 export interface Provider {
   name: string;
   /** Host names or host:port; `*` is one DNS label. */
   domains: string[];
-  /** `authorization` (Bearer), another header name for the bare key, or `passthrough`. */
+  /** `authorization` (Bearer), another header name for the bare key, `passthrough`, or `as-sent` (AS_SENT). */
   auth_header: string;
   base_url?: string;
   source: 'builtin' | 'custom';
@@ -95,7 +102,7 @@ function build(builtinPath: string, config: Config): Snapshot {
   const custom: Provider[] = config.llm_providers.custom.map((p) => ({
     name: p.name,
     domains: p.domains,
-    auth_header: (p.auth_header ?? 'authorization').toLowerCase(),
+    auth_header: (p.auth_header ?? AS_SENT).toLowerCase(),
     ...(p.base_url ? { base_url: p.base_url } : {}),
     source: 'custom' as const,
   }));

@@ -17,6 +17,7 @@ import { HASH, pushThreatIntel } from '../../fleet/threat-intel.js';
 import { oneOf } from '../../config/schema.js';
 import { isProfile, PROFILE_LIMITS } from '../../fleet/policy/schema.js';
 import { bearerToken } from '../../util/bearer.js';
+import { acceptNoBody, NO_BODY_LIMIT } from '../plugins/no-body.js';
 
 export const FLEET_PREFIX = '/api/v1/fleet';
 
@@ -110,23 +111,31 @@ export function fleetRoutes(fastify: FastifyInstance, fleet: FleetContext): void
     return device ?? reply.code(404).send({ error: 'device not found' });
   });
 
-  app.post('/devices/:id/rotate-key', { schema: { params: IdParams } }, async (request, reply) => {
-    const address = deviceParam(request.params.id, request.fleetCaller!, reply);
-    if (!address) return reply;
-    if (keyChannelRefused(request, reply)) return reply;
-    const result = await fleet.devices.rotateKey(address, actorOf(request.fleetCaller!));
-    if (result.status !== 200) {
-      if (result.status === 429) reply.header('retry-after', '60');
-      return reply.code(result.status).send({ error: result.error });
-    }
-    return { device_id: result.device_id, device_key: result.device_key, status: 'rotated' };
-  });
+  // The two routes without a body, in their own encapsulated instance so an empty JSON body is accepted there
+  // only (they inherit the token check and the error handler above).
+  app.register(async (instance) => {
+    acceptNoBody(instance);
+    const noBody = instance.withTypeProvider<TypeBoxTypeProvider>();
+    const options = { bodyLimit: NO_BODY_LIMIT };
 
-  app.post('/token/rotate', async (request, reply) => {
-    if (request.fleetCaller!.role !== 'admin') return reply.code(403).send({ error: 'admin token required' });
-    const token = fleet.auth.rotate();
-    if (!token) return reply.code(429).header('retry-after', '60').send({ error: 'the API token can be rotated once per minute' });
-    return { token, note: 'in memory only: update WARDEN_FLEET_API_TOKEN before the next restart' };
+    noBody.post('/devices/:id/rotate-key', { ...options, schema: { params: IdParams } }, async (request, reply) => {
+      const address = deviceParam(request.params.id, request.fleetCaller!, reply);
+      if (!address) return reply;
+      if (keyChannelRefused(request, reply)) return reply;
+      const result = await fleet.devices.rotateKey(address, actorOf(request.fleetCaller!));
+      if (result.status !== 200) {
+        if (result.status === 429) reply.header('retry-after', '60');
+        return reply.code(result.status).send({ error: result.error });
+      }
+      return { device_id: result.device_id, device_key: result.device_key, status: 'rotated' };
+    });
+
+    noBody.post('/token/rotate', options, async (request, reply) => {
+      if (request.fleetCaller!.role !== 'admin') return reply.code(403).send({ error: 'admin token required' });
+      const token = fleet.auth.rotate();
+      if (!token) return reply.code(429).header('retry-after', '60').send({ error: 'the API token can be rotated once per minute' });
+      return { token, note: 'in memory only: update WARDEN_FLEET_API_TOKEN before the next restart' };
+    });
   });
 
   app.post('/policy/push', { schema: { body: PushBody } }, async (request, reply) => {
