@@ -98,6 +98,11 @@ export const ScannerSection = Type.Object(
     skill_roots: Type.Array(Type.String({ minLength: 1 }), { default: ['~/.claude/skills'] }),
     /** Folders /v1/skill/fetch may package plugins from. */
     plugin_roots: Type.Array(Type.String({ minLength: 1 }), { default: ['~/.claude/plugins'] }),
+    allowed_roots: Type.Array(Type.String({ minLength: 1 }), {
+      default: [],
+      description: 'Further folders the sidecar scan routes may read (project folders for /api/v1/scan/code), besides ' +
+        'skill_roots, plugin_roots, the agent skill folders and SKILL_SCANNER_ALLOWED_ROOTS; `~` is the home directory.',
+    }),
   },
   strict,
 );

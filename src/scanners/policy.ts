@@ -1,12 +1,12 @@
 // Scan policies: which findings a scan reports and when a skill counts as unsafe. A policy is a preset
 // (policies/scanner/presets/<name>.yaml) or an operator's YAML file of the same shape, optionally `extends`-ing
 // a preset. One TypeBox schema validates both.
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
 import { parse } from 'yaml';
 import { oneOf } from '../config/schema.js';
+import { readRegularFile } from './special-files.js';
 import { POLICY_PRESETS, SCAN_SEVERITIES, type AnalyzerFinding, type ScanSeverity } from './types.js';
 
 const PRESETS_DIR = fileURLToPath(new URL('../../policies/scanner/presets/', import.meta.url));
@@ -51,8 +51,12 @@ export const atLeast = (severity: ScanSeverity, threshold: ScanSeverity) => RANK
 function readPolicyFile(path: string, label: string): PolicyFile {
   let data: unknown;
   try {
-    data = parse(readFileSync(path, 'utf8'));
+    // Opened non-blocking and checked on the descriptor: a FIFO named as a policy cannot block the scan.
+    const bytes = readRegularFile(path, { followLinks: true });
+    if (!bytes) throw new PolicyError(`policy ${label} is not a regular file`);
+    data = parse(bytes.toString('utf8'));
   } catch (err) {
+    if (err instanceof PolicyError) throw err;
     // The message names the file, never its content (a path from a request may point anywhere readable).
     const reason = (err as NodeJS.ErrnoException).code ? 'cannot be read' : 'is not valid YAML';
     throw new PolicyError(`policy ${label} ${reason}`);

@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { ANALYZERS, type AnalyzerEntry } from './analyzers/index.js';
 import { applyPolicy, atLeast, resolvePolicy } from './policy.js';
 import { loadSkill } from './skill.js';
+import { pseudoFileSystem } from './special-files.js';
 import {
   addUsage, AnalyzerUnavailable, SCAN_SEVERITIES, type AnalyzerContext, type AnalyzerFinding, type Finding, type LlmUsage,
   type ScanOptions, type ScanResult, type ScanSeverity,
@@ -86,14 +87,24 @@ export async function scanSkill(directory: string, requested: Partial<ScanOption
 
 const MAX_BATCH_DEPTH = 6;
 
-/** Skill folders (holding a SKILL.md) under `directory`: its children, or at any depth when `recursive`. */
+/**
+ * Skill folders (holding a SKILL.md) under `directory`: its children, or at any depth when `recursive`. A
+ * folder that cannot be read, or holds a kernel pseudo file system, is passed over rather than failing the
+ * whole search.
+ */
 export function findSkillDirectories(directory: string, recursive: boolean): string[] {
   const found: string[] = [];
   const visit = (dir: string, depth: number) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
       const child = join(dir, entry.name);
-      const names = readdirSync(child);
+      if (pseudoFileSystem(child)) continue;
+      let names: string[];
+      try {
+        names = readdirSync(child);
+      } catch {
+        continue;
+      }
       if (names.includes('SKILL.md')) found.push(child);
       else if (recursive && depth < MAX_BATCH_DEPTH) visit(child, depth + 1);
     }

@@ -1,10 +1,13 @@
 // Reading a skill folder from disk: SKILL.md's front matter and body, and every file beneath it (bounded).
-// Symlinks are never followed and anything that is not a regular file or a directory is skipped, so a scan
-// cannot be walked outside the folder it was given.
+// Symlinks are never followed, so a scan cannot be walked outside the folder it was given. Anything that is
+// not a regular file or a folder (FIFO, socket, device), a folder holding a kernel pseudo file system and
+// anything unreadable is never opened: it is listed in `skipped`, which the static analyzer reports as a
+// finding, so what was not read is visible rather than silently missing.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { parse } from 'yaml';
+import { describeKind, pseudoFileSystem, readRegularFile, specialFileSystem } from './special-files.js';
 import type { SkillFile, SkillManifest, SkillPackage } from './types.js';
 
 export const SKILL_LIMITS = {
@@ -15,10 +18,13 @@ export const SKILL_LIMITS = {
   maxDepth: 12,
 } as const;
 
-/** The skill cannot be scanned: the folder is missing, or SKILL.md is missing or malformed (not lenient). */
+/**
+ * The skill cannot be scanned: the folder is missing, not a folder, on a special file system or unreadable, or
+ * SKILL.md is missing or malformed (not lenient).
+ */
 export class SkillLoadError extends Error {
   override readonly name = 'SkillLoadError';
-  constructor(message: string, readonly kind: 'not_found' | 'not_a_directory' | 'no_manifest' | 'malformed_manifest') {
+  constructor(message: string, readonly kind: 'not_found' | 'not_a_directory' | 'not_ordinary' | 'unreadable' | 'no_manifest' | 'malformed_manifest') {
     super(message);
   }
 }
@@ -92,21 +98,40 @@ export function loadSkill(directory: string, options: { lenient?: boolean } = {}
   } catch {
     throw new SkillLoadError(`skill directory not found: ${directory}`, 'not_found');
   }
-  if (!statSync(root).isDirectory()) throw new SkillLoadError(`not a directory: ${directory}`, 'not_a_directory');
+  const special = specialFileSystem(root);
+  if (special) throw new SkillLoadError(`${directory} is on a special file system (${special}): only ordinary files and folders can be scanned`, 'not_ordinary');
+  const stats = statSync(root);
+  if (!stats.isDirectory()) throw new SkillLoadError(`not a directory: ${directory} is ${describeKind(stats)}`, 'not_a_directory');
 
   const files: SkillFile[] = [];
   const skipped: SkillPackage['skipped'] = [];
+  const list = (dir: string): Dirent[] | undefined => {
+    try {
+      return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    } catch (err) {
+      if (dir === root) throw new SkillLoadError(`cannot read ${directory} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'unreadable');
+      skipped.push({ path: relative(root, dir).split(sep).join('/'), reason: 'folder cannot be read' });
+      return undefined;
+    }
+  };
   const walk = (dir: string, depth: number): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of list(dir) ?? []) {
       const full = join(dir, entry.name);
       const path = relative(root, full).split(sep).join('/');
       if (entry.isSymbolicLink()) skipped.push({ path, reason: 'symlink (not followed)' });
       else if (entry.isDirectory()) {
-        if (depth >= SKILL_LIMITS.maxDepth) skipped.push({ path, reason: 'nested too deep' });
+        // A pseudo file system mounted inside the folder (a bind mount of /proc, say) is not walked into.
+        const mounted = pseudoFileSystem(full);
+        if (mounted) skipped.push({ path, reason: `special file system (${mounted})` });
+        else if (depth >= SKILL_LIMITS.maxDepth) skipped.push({ path, reason: 'nested too deep' });
         else walk(full, depth + 1);
       } else if (!entry.isFile()) skipped.push({ path, reason: 'not a regular file' });
       else if (files.length >= SKILL_LIMITS.maxFiles) skipped.push({ path, reason: 'file limit reached' });
-      else files.push(readSkillFile(full, path));
+      else {
+        const file = readSkillFile(full, path);
+        if (typeof file === 'string') skipped.push({ path, reason: file });
+        else files.push(file);
+      }
     }
   };
   walk(root, 0);
@@ -126,9 +151,17 @@ export function loadSkill(directory: string, options: { lenient?: boolean } = {}
   }
 }
 
-function readSkillFile(full: string, path: string): SkillFile {
+/** The file, or why it was not read. */
+function readSkillFile(full: string, path: string): SkillFile | string {
   // Skills are small and uploads are size-capped, so a file is read whole: its hash covers every byte.
-  const bytes = readFileSync(full);
+  let bytes: Buffer | undefined;
+  try {
+    // Listed as a regular file, but it may have been swapped for a FIFO or a link since: checked again on open.
+    bytes = readRegularFile(full);
+  } catch (err) {
+    return `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  if (!bytes) return 'not a regular file';
   const file: SkillFile = {
     path, size: bytes.length, head: new Uint8Array(bytes.subarray(0, 64)), sha256: createHash('sha256').update(bytes).digest('hex'),
   };

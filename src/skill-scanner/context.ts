@@ -7,5 +7,7 @@ export interface ScannerContext {
   batches: BatchStore;
   /** The environment scans read (SKILL_SCANNER_*, AI_GUARD_API_KEY); passed to workers, never logged. */
   env: Record<string, string | undefined>;
+  /** The folders scan paths must lie in (see scannerRoots): there is no authentication, so always set. */
+  roots: string[];
   version: string;
 }

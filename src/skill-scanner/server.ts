@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackAddress } from '../config/bind.js';
+import { AGENT_SKILL_FOLDERS, envRoots, homeOf, rootsOf } from '../scanners/paths.js';
 import { BatchStore } from './batches.js';
 import type { ScannerContext } from './context.js';
 import { ScanPool } from './pool.js';
@@ -25,6 +26,17 @@ export interface ScannerOptions {
   logger: FastifyBaseLogger | false;
   workers?: number;
   corsOrigins?: string[];
+  /** Further folders scans may read (--allow-root). */
+  allowRoots?: string[];
+}
+
+/**
+ * Where this server's scans may read. It has no authentication, so never everywhere:
+ * SKILL_SCANNER_ALLOWED_ROOTS when set, else its working directory and the user's agent skill folders; plus
+ * the --allow-root folders either way.
+ */
+export function scannerRoots(env: Record<string, string | undefined>, allowRoots: readonly string[] = [], cwd = process.cwd()): string[] {
+  return rootsOf([...(envRoots(env) ?? [cwd, ...AGENT_SKILL_FOLDERS]), ...allowRoots], homeOf(env));
 }
 
 const require = createRequire(import.meta.url);
@@ -40,7 +52,9 @@ export async function buildScannerServer(options: ScannerOptions): Promise<{ app
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false } },
   });
-  const context: ScannerContext = { pool: new ScanPool(options.workers, true), batches: new BatchStore(), env: options.env, version: options.version };
+  const context: ScannerContext = {
+    pool: new ScanPool(options.workers, true), batches: new BatchStore(), env: options.env, roots: scannerRoots(options.env, options.allowRoots), version: options.version,
+  };
   app.addHook('onClose', () => context.pool.close());
 
   // The API has no authentication (spec document 3) and reads local paths. On loopback, a Host header naming

@@ -1,7 +1,7 @@
 // A scan in a worker thread (piscina): the server's event loop keeps answering while analyzers parse and
 // match. Errors come back as data, because error classes do not survive the trip between threads.
 import { PolicyError } from '../scanners/policy.js';
-import { PathRejected, allowedRoots, confinePath } from '../scanners/paths.js';
+import { PathRejected, confinePath } from '../scanners/paths.js';
 import { scanSkill } from '../scanners/scan.js';
 import { SkillLoadError } from '../scanners/skill.js';
 import { AnalyzerUnavailable, type ScanOptions, type ScanResult } from '../scanners/types.js';
@@ -10,6 +10,8 @@ export interface ScanTask {
   directory: string;
   options: Partial<ScanOptions>;
   env: Record<string, string | undefined>;
+  /** Where the scan may read (the folder and a policy file path); null only for the operator's own command line. */
+  roots: string[] | null;
 }
 
 export type ScanOutcome = { ok: true; result: ScanResult } | { ok: false; status: number; detail: string };
@@ -26,9 +28,9 @@ export function outcomeOf(err: unknown): ScanOutcome {
 
 export async function runScan(task: ScanTask): Promise<ScanOutcome> {
   try {
-    const roots = allowedRoots(task.env);
-    const directory = confinePath(task.directory, roots);
-    const result = await scanSkill(directory, task.options, { env: task.env, allowPath: (path) => void confinePath(path, roots) });
+    const roots = task.roots ?? undefined;
+    const directory = confinePath(task.directory, roots, 'directory');
+    const result = await scanSkill(directory, task.options, { env: task.env, allowPath: (path) => void confinePath(path, roots, 'file') });
     return { ok: true, result };
   } catch (err) {
     return outcomeOf(err);

@@ -51,7 +51,7 @@ scanner:
     assert.equal(pluginResult.is_safe, false);
     const code = (await (await post('/api/v1/scan/code', { path: plugin })).json()) as { analyzers_used: string[] };
     assert.ok(code.analyzers_used.includes('behavioral'));
-    assert.equal((await post('/v1/skill/scan', { target: '/nonexistent/x' })).status, 404);
+    assert.equal((await post('/v1/skill/scan', { target: join(skills.dir, 'nonexistent') })).status, 404, 'missing inside a root');
   });
 
   test('/scan/result persists an outside scanner result', async () => {

@@ -53,8 +53,8 @@ describe('warden skill scan', () => {
 });
 
 /** Spawns the scanner CLI on a free port (`extraArgs` first) and waits for its `ready <url>` line; kills it when none comes. */
-async function startScanner(extraArgs: string[] = []) {
-  const proc = spawn(process.execPath, [SCANNER_CLI, ...extraArgs, '--host', '127.0.0.1', '--port', '0', '--workers', '1', '--log-level', 'warn'], { stdio: 'pipe' });
+async function startScanner(extraArgs: string[] = [], spawnOptions: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) {
+  const proc = spawn(process.execPath, [SCANNER_CLI, ...extraArgs, '--host', '127.0.0.1', '--port', '0', '--workers', '1', '--log-level', 'warn'], { stdio: 'pipe', ...spawnOptions });
   let stdout = '';
   proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   try {
@@ -104,6 +104,34 @@ describe('warden-skill-scanner', () => {
     let stdout = '';
     proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     await once(proc, 'exit');
-    for (const flag of ['--host', '--port', '--reload', '--workers', '--cors-origin', 'SKILL_SCANNER_LLM_API_KEY', 'SKILL_SCANNER_ALLOWED_ROOTS']) assert.ok(stdout.includes(flag), flag);
+    for (const flag of ['--host', '--port', '--reload', '--workers', '--cors-origin', '--allow-root', 'SKILL_SCANNER_LLM_API_KEY', 'SKILL_SCANNER_ALLOWED_ROOTS', '~/.claude/skills']) assert.ok(stdout.includes(flag), flag);
+  });
+
+  test('scans are confined to the working directory and agent skill folders; --allow-root adds roots; SKILL_SCANNER_ALLOWED_ROOTS replaces the default', async () => {
+    const places = Object.fromEntries(['cwd', 'home', 'extraA', 'extraB', 'env', 'other'].map((name) => [name, tempSkills()])) as Record<string, TempSkills>;
+    const skill = (place: string) => places[place]!.skill(place === 'home' ? '.claude/skills/notes' : 'notes', BENIGN_SKILL);
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: places.home!.dir };
+    delete env.SKILL_SCANNER_ALLOWED_ROOTS;
+    const statuses = async (url: string) => {
+      const seen: Record<string, number> = {};
+      for (const place of Object.keys(places)) {
+        const response = await fetch(`${url}/scan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ skill_directory: skill(place) }) });
+        seen[place] = response.status;
+      }
+      return seen;
+    };
+    const allowRoots = ['--allow-root', places.extraA!.dir, '--allow-root', places.extraB!.dir];
+    const started: Awaited<ReturnType<typeof startScanner>>[] = [];
+    try {
+      const byDefault = await startScanner(allowRoots, { env, cwd: places.cwd!.dir });
+      started.push(byDefault);
+      assert.deepEqual(await statuses(byDefault.url), { cwd: 200, home: 200, extraA: 200, extraB: 200, env: 403, other: 403 });
+      const replaced = await startScanner(allowRoots, { env: { ...env, SKILL_SCANNER_ALLOWED_ROOTS: places.env!.dir }, cwd: places.cwd!.dir });
+      started.push(replaced);
+      assert.deepEqual(await statuses(replaced.url), { cwd: 403, home: 403, extraA: 200, extraB: 200, env: 200, other: 403 });
+    } finally {
+      for (const { proc } of started) proc.kill('SIGKILL');
+      for (const place of Object.values(places)) place.remove();
+    }
   });
 });

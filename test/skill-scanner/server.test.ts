@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { BatchStore, BATCH_LIMITS } from '../../src/skill-scanner/batches.js';
@@ -34,8 +35,9 @@ describe('skill scanner server', () => {
   const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   before(async () => {
-    server = await startServer();
     skills = tempSkills();
+    // Scan paths must lie in the allowed roots; the skills of these tests are written to a temp folder.
+    server = await startServer({ SKILL_SCANNER_ALLOWED_ROOTS: skills.dir });
   });
   after(async () => {
     await server.app.close();
@@ -78,7 +80,7 @@ describe('skill scanner server', () => {
 
   test('bad paths and bad skills get clear statuses with {detail}', async () => {
     const cases: [unknown, number][] = [
-      [{ skill_directory: '/nonexistent/skill' }, 404],
+      [{ skill_directory: join(skills.dir, 'nonexistent/skill') }, 404],
       [{ skill_directory: skills.skill('file-not-dir', { 'x.txt': 'x' }) + '/x.txt' }, 400],
       [{ skill_directory: skills.skill('no-manifest', { 'README.md': 'hi' }) }, 400],
       [{ skill_directory: '/tmp/a\u0000b' }, 400],
@@ -145,33 +147,39 @@ describe('skill scanner server', () => {
     assert.match(((await response.json()) as { detail: string }).detail, /200 MB/);
   });
 
-  test('uploads over 50 MB are 413', async () => {
-    const response = await upload(server.url, Buffer.alloc(50 * 1024 * 1024 + 1));
-    assert.equal(response.status, 413);
+  test('uploads: the limit is 50 MB (50,000,000 bytes, as the spec says): exactly that is scanned, one byte more is 413', async () => {
+    // A valid skill ZIP padded with a stored entry to an exact size.
+    const sized = (bytes: number) => {
+      const entries = (pad: number) => [{ name: 'skill/SKILL.md', data: BENIGN_SKILL['SKILL.md'] }, { name: 'skill/pad.bin', data: Buffer.alloc(pad) }];
+      const zip = buildZip(entries(bytes - buildZip(entries(0)).length));
+      assert.equal(zip.length, bytes);
+      return zip;
+    };
+    const atLimit = await upload(server.url, sized(50_000_000));
+    assert.equal(atLimit.status, 200, await atLimit.clone().text());
+    assert.equal(((await atLimit.json()) as { skill_name: string }).skill_name, 'release-notes');
+    const over = await upload(server.url, sized(50_000_001));
+    assert.equal(over.status, 413);
+    assert.match(((await over.json()) as { detail: string }).detail, /50 MB/);
   });
 
   test('a batch starts pending, runs in the background and is polled to completion', async () => {
-    const batchDir = tempSkills();
-    try {
-      batchDir.skill('one', BENIGN_SKILL);
-      batchDir.skill('two', MALICIOUS_SKILL);
-      batchDir.skill('nested/three', BENIGN_SKILL);
-      const started = await post('/scan-batch', { skills_directory: batchDir.dir, recursive: true });
-      assert.equal(started.status, 202);
-      const { scan_id, status } = (await started.json()) as { scan_id: string; status: string };
-      assert.equal(status, 'pending');
-      let body: { status: string; results?: unknown[]; summary?: { safe: number; unsafe: number } } = { status: 'pending' };
-      for (let i = 0; i < 100 && body.status !== 'completed'; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        body = (await (await fetch(`${server.url}/scan-batch/${scan_id}`)).json()) as typeof body;
-      }
-      assert.equal(body.status, 'completed');
-      assert.equal(body.results?.length, 3);
-      assert.deepEqual(body.summary, { safe: 2, unsafe: 1, errors: 0 });
-      assert.equal((await fetch(`${server.url}/scan-batch/00000000-0000-0000-0000-000000000000`)).status, 404);
-    } finally {
-      batchDir.remove();
+    skills.skill('batch/one', BENIGN_SKILL);
+    skills.skill('batch/two', MALICIOUS_SKILL);
+    skills.skill('batch/nested/three', BENIGN_SKILL);
+    const started = await post('/scan-batch', { skills_directory: join(skills.dir, 'batch'), recursive: true });
+    assert.equal(started.status, 202);
+    const { scan_id, status } = (await started.json()) as { scan_id: string; status: string };
+    assert.equal(status, 'pending');
+    let body: { status: string; results?: unknown[]; summary?: { safe: number; unsafe: number } } = { status: 'pending' };
+    for (let i = 0; i < 100 && body.status !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      body = (await (await fetch(`${server.url}/scan-batch/${scan_id}`)).json()) as typeof body;
     }
+    assert.equal(body.status, 'completed');
+    assert.equal(body.results?.length, 3);
+    assert.deepEqual(body.summary, { safe: 2, unsafe: 1, errors: 0 });
+    assert.equal((await fetch(`${server.url}/scan-batch/00000000-0000-0000-0000-000000000000`)).status, 404);
   });
 });
 
@@ -226,7 +234,7 @@ describe('skill scanner server options', () => {
     const verdict = { verdict: 'unsafe', findings: [{ category: 'prompt_injection', severity: 'HIGH', title: 'Hidden instruction to the agent', description: 'SKILL.md tells the agent to hide actions from the user.', file_path: 'SKILL.md' }] };
     llm.fallback = () => ({ kind: 'json', body: chatCompletion(JSON.stringify(verdict)) });
     const skills = tempSkills();
-    const server = await startServer({ SKILL_SCANNER_LLM_API_KEY: 'sk-judge', SKILL_SCANNER_LLM_BASE_URL: `${llm.url}/v1`, SKILL_SCANNER_LLM_MODEL: 'judge-mock' });
+    const server = await startServer({ SKILL_SCANNER_LLM_API_KEY: 'sk-judge', SKILL_SCANNER_LLM_BASE_URL: `${llm.url}/v1`, SKILL_SCANNER_LLM_MODEL: 'judge-mock', SKILL_SCANNER_ALLOWED_ROOTS: skills.dir });
     try {
       const response = await fetch(`${server.url}/scan`, {
         method: 'POST', headers: { 'content-type': 'application/json' },

@@ -72,7 +72,8 @@ export function registerSkill(program: Command): void {
         return;
       }
       const scanOptions: Partial<ScanOptions> = {
-        policy: options.policy, lenient: options.lenient ?? false,
+        // A policy path is the operator's, relative to where they stand (a confined scan takes absolute paths only).
+        policy: /[/\\]/.test(options.policy) ? resolve(options.policy) : options.policy, lenient: options.lenient ?? false,
         use_behavioral: options.useBehavioral ?? false, use_trigger: options.useTrigger ?? false,
         use_reputation: options.useReputation ?? false, use_osv: options.useOsv ?? false, use_llm: options.useLlm ?? false,
         use_ai_guard: options.useAiGuard ?? false, enable_meta: options.enableMeta ?? false,
@@ -100,9 +101,12 @@ export function registerSkill(program: Command): void {
 async function scanAll(skills: string[], options: Partial<ScanOptions>, workers?: number) {
   const results: ScanResult[] = [];
   const failures: { skill: string; detail: string }[] = [];
+  // The operator's own command line reads what they name, unless SKILL_SCANNER_ALLOWED_ROOTS confines it.
+  const { allowedRoots } = await import('../../scanners/paths.js');
+  const roots = allowedRoots(process.env) ?? null;
   if (skills.length === 1) {
     const { runScan } = await import('../../skill-scanner/worker.js');
-    const outcome = await runScan({ directory: skills[0]!, options, env: process.env });
+    const outcome = await runScan({ directory: skills[0]!, options, env: process.env, roots });
     if (outcome.ok) results.push(outcome.result);
     else failures.push({ skill: skills[0]!, detail: outcome.detail });
     return { results, failures };
@@ -115,7 +119,7 @@ async function scanAll(skills: string[], options: Partial<ScanOptions>, workers?
   bar?.start(skills.length, 0);
   try {
     await Promise.all(skills.map(async (directory) => {
-      const outcome = await pool.run({ directory, options, env: process.env });
+      const outcome = await pool.run({ directory, options, env: process.env, roots });
       if (outcome.ok) results.push(outcome.result);
       else failures.push({ skill: directory, detail: outcome.detail });
       bar?.increment();

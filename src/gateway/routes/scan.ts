@@ -1,14 +1,13 @@
 // The sidecar's scanning routes (spec document 1, "Scanning, egress records, assets"): scan a local skill or
 // plugin folder, run the code scanner over a path, persist a scanner result, and package a skill as tar.gz.
 // Scans run in a small worker pool, created on first use, so hook traffic is never stuck behind a scan.
-import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { create as createTar } from 'tar';
 import Type from 'typebox';
 import { oneOf } from '../../config/schema.js';
-import { confinePath, PathRejected, rootForms } from '../../scanners/paths.js';
+import { AGENT_SKILL_FOLDERS, confinePath, envRoots, expandHome, homeOf, PathRejected, rootForms, rootsOf } from '../../scanners/paths.js';
 import type { ScanOptions } from '../../scanners/types.js';
 import { ScanPool } from '../../skill-scanner/pool.js';
 import { ScanFlags } from '../../skill-scanner/schemas.js';
@@ -34,7 +33,6 @@ const FetchBody = Type.Object(
   { additionalProperties: false },
 );
 
-const expandHome = (path: string) => (path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path);
 const AUDIT_SEVERITIES = new Set(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO']);
 
 export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
@@ -43,8 +41,16 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
   const scanner = () => (pool ??= new ScanPool(2));
   fastify.addHook('onClose', async () => pool?.close());
 
+  // Where scans may read, from the settings in force (a reload changes them): the configured skill, plugin and
+  // allowed roots, the user's agent skill folders and SKILL_SCANNER_ALLOWED_ROOTS.
+  const scanRoots = () => {
+    const { skill_roots, plugin_roots, allowed_roots } = ctx.settings.config.scanner;
+    const folders = [...skill_roots, ...plugin_roots, ...allowed_roots, ...AGENT_SKILL_FOLDERS, ...(envRoots(ctx.settings.env) ?? [])];
+    return rootsOf(folders, homeOf(ctx.settings.env));
+  };
+
   const scan = async (target: string, options: Partial<ScanOptions>) => {
-    const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env });
+    const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env, roots: scanRoots() });
     if (!outcome.ok) throw Object.assign(new Error(outcome.detail), { statusCode: outcome.status });
     await ctx.audit.append({
       action: `scan-${outcome.result.is_safe ? 'safe' : 'unsafe'}`, target: outcome.result.skill_name, severity: outcome.result.max_severity === 'NONE' ? 'INFO' : outcome.result.max_severity,
@@ -83,12 +89,12 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
 
   app.post('/v1/skill/fetch', { schema: { body: FetchBody } }, async (request, reply) => {
     const { name, kind = 'skill' } = request.body;
-    const roots = (kind === 'plugin' ? ctx.settings.config.scanner.plugin_roots : ctx.settings.config.scanner.skill_roots).map(expandHome);
+    const roots = (kind === 'plugin' ? ctx.settings.config.scanner.plugin_roots : ctx.settings.config.scanner.skill_roots).map((root) => expandHome(root, homeOf(ctx.settings.env)));
     let directory: string | undefined;
     for (const root of roots) {
       try {
         // Resolved (links included) and checked against the root: nothing outside it is ever packaged.
-        directory = confinePath(join(root, name), rootForms(root));
+        directory = confinePath(resolve(root, name), rootForms(root));
         break;
       } catch (err) {
         if (!(err instanceof PathRejected)) throw err;

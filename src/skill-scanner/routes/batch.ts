@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { allowedRoots, confinePath, PathRejected } from '../../scanners/paths.js';
+import { confinePath, PathRejected } from '../../scanners/paths.js';
 import { findSkillDirectories } from '../../scanners/scan.js';
 import type { ScanOptions } from '../../scanners/types.js';
 import type { Batch, BatchItem } from '../batches.js';
@@ -15,7 +15,7 @@ async function runBatch(ctx: ScannerContext, batch: Batch, directory: string, re
     const skills = findSkillDirectories(directory, recursive);
     batch.total = skills.length;
     const items: BatchItem[] = await Promise.all(skills.map(async (skill) => {
-      const outcome = await ctx.pool.run({ directory: skill, options, env: ctx.env });
+      const outcome = await ctx.pool.run({ directory: skill, options, env: ctx.env, roots: ctx.roots });
       batch.done++;
       return outcome.ok ? { skill_directory: skill, result: outcome.result } : { skill_directory: skill, error: { status: outcome.status, detail: outcome.detail } };
     }));
@@ -41,7 +41,7 @@ export function batchRoutes(fastify: FastifyInstance, ctx: ScannerContext): void
     const { skills_directory: requested, recursive, ...options } = request.body;
     let directory: string;
     try {
-      directory = confinePath(requested, allowedRoots(ctx.env));
+      directory = confinePath(requested, ctx.roots, 'directory');
     } catch (err) {
       if (err instanceof PathRejected) return reply.code(err.status).send({ detail: err.message });
       throw err;

@@ -10,7 +10,7 @@ export function scanRoutes(fastify: FastifyInstance, ctx: ScannerContext): void 
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/scan', { schema: { summary: 'Scan a local skill folder', body: ScanRequest, response: { 200: ScanResultSchema, ...errorAnswers } } }, async (request, reply) => {
     const { skill_directory: directory, ...options } = request.body;
-    const outcome = await ctx.pool.run({ directory, options, env: ctx.env });
+    const outcome = await ctx.pool.run({ directory, options, env: ctx.env, roots: ctx.roots });
     if (!outcome.ok) return reply.code(outcome.status).send({ detail: outcome.detail });
     return outcome.result;
   });

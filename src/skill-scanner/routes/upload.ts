@@ -8,13 +8,15 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import Value from 'typebox/value';
 import Type from 'typebox';
+import { rootForms } from '../../scanners/paths.js';
 import type { ScanOptions } from '../../scanners/types.js';
 import type { ScannerContext } from '../context.js';
 import { ScanFlags, ScanResultSchema } from '../schemas.js';
 import { extractZip, skillRootOf, UploadRejected } from '../zip.js';
 import { errorAnswers } from './scan.js';
 
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** 50 MB as the spec writes it: decimal megabytes, 50,000,000 bytes (not 50 MiB). */
+export const MAX_UPLOAD_BYTES = 50_000_000;
 const UploadFlags = Type.Object(ScanFlags, { additionalProperties: false });
 
 /** Form values are strings: `true`/`false`/`1`/`0` for flags, digits for the run count. */
@@ -61,8 +63,8 @@ export function uploadRoutes(app: FastifyInstance, ctx: ScannerContext): void {
       mkdirSync(unpacked, { mode: 0o700 });
       await extractZip(zipPath, unpacked);
       const directory = skillRootOf(unpacked, readdirSync(unpacked));
-      // The temp folder is ours: scan it without the allowed-roots confinement meant for caller-named paths.
-      const outcome = await ctx.pool.run({ directory, options: fields as Partial<ScanOptions>, env: { ...ctx.env, SKILL_SCANNER_ALLOWED_ROOTS: work } });
+      // The temp folder is ours: it is the one root of this scan, instead of the roots meant for caller-named paths.
+      const outcome = await ctx.pool.run({ directory, options: fields as Partial<ScanOptions>, env: ctx.env, roots: rootForms(work) });
       if (!outcome.ok) return reply.code(outcome.status).send({ detail: outcome.detail });
       return outcome.result;
     } catch (err) {
