@@ -16,6 +16,7 @@ import { inspectRoutes } from './routes/inspect.js';
 import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
+import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
 
 const HOOK_OR_INSPECT = /^\/api\/v1\/(?:inspect\/|[a-z0-9]+\/hook(?:\?|$))/;
 
@@ -35,7 +36,9 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     bodyLimit: ORDINARY_BODY_LIMIT,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } }, // unknown fields are errors, not silently dropped
+    ...slowClientTimeouts(),
   });
+  capConnectionsPerIp(app.server);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

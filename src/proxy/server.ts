@@ -9,6 +9,7 @@ import { formatForPath } from './formats/index.js';
 import { controlRoutes } from './routes/control.js';
 import { InFlight } from './in-flight.js';
 import { PROXY_BODY_LIMIT, proxiedRoutes } from './routes/proxied.js';
+import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
 
 const DRAIN_MS = 10_000;
 
@@ -28,7 +29,9 @@ export async function buildProxy(ctx: ProxyContext, logger: FastifyBaseLogger): 
     return503OnClosing: true,
     bodyLimit: PROXY_BODY_LIMIT,
     ajv: { customOptions: { removeAdditional: false } }, // unknown fields are errors, not silently dropped
+    ...slowClientTimeouts(),
   });
+  capConnectionsPerIp(app.server);
 
   const refusals = new AuthFailureTally((event) => void ctx.audit.append(event));
   app.addHook('onClose', async () => refusals.flush());

@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { isLoopbackAddress } from '../config/bind.js';
+import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
 import { AGENT_SKILL_FOLDERS, envRoots, homeOf, rootsOf } from '../scanners/paths.js';
 import { BatchStore } from './batches.js';
 import type { ScannerContext } from './context.js';
@@ -51,7 +52,9 @@ export async function buildScannerServer(options: ScannerOptions): Promise<{ app
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false } },
+    ...slowClientTimeouts(),
   });
+  capConnectionsPerIp(app.server);
   const context: ScannerContext = {
     pool: new ScanPool(options.workers, true), batches: new BatchStore(), env: options.env, roots: scannerRoots(options.env, options.allowRoots), version: options.version,
   };
