@@ -68,9 +68,10 @@ folders that scan paths must lie in, instead of the default above).`)
     await app.listen({ host: options.host, port: options.port });
     const address = app.server.address() as { address: string; port: number };
     const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-    process.stdout.write(`ready http://${shownHost}:${address.port}\n`);
+    // Signals are handled before `ready` is printed: a script may send SIGTERM as soon as it reads it.
     const { stopOnSignals } = await import('./stop-on-signals.js');
     stopOnSignals(() => app.close());
+    process.stdout.write(`ready http://${shownHost}:${address.port}\n`);
   });
 
 try {

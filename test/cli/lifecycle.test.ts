@@ -32,6 +32,16 @@ describe('warden start', () => {
     }
   });
 
+  it('stops gracefully on a SIGTERM sent the moment the ready line appears', async () => {
+    const home = tempHome();
+    try {
+      const gw = await spawnGateway(home.env); // resolves on the ready line; the signal follows at once
+      assert.equal(await gw.terminate('SIGTERM'), 0);
+    } finally {
+      home.remove();
+    }
+  });
+
   it('keeps an existing .env token and the other variables in .env', async () => {
     const home = tempHome();
     try {

@@ -11,7 +11,7 @@ Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and res
     .action(async () => {
       const { startGateway } = await import('../../gateway/runtime.js');
       const gateway = await startGateway(process.env);
-      process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`);
+      // Signals are handled before `ready` is printed: a script may send SIGTERM as soon as it reads it.
       const { stopOnSignals } = await import('../stop-on-signals.js');
       stopOnSignals(() => gateway.stop());
       process.on('SIGHUP', () => {
@@ -23,5 +23,6 @@ Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and res
           },
         );
       });
+      process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`);
     });
 }
