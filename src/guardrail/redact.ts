@@ -17,6 +17,9 @@ export function redactStrings(value: unknown, redact: (text: string) => string, 
   if (value === null || typeof value !== 'object' || depthLimit <= 0) return value;
   if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact, depthLimit - 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[redact(key)] = redactStrings(item, redact, depthLimit - 1);
+  for (const [key, item] of Object.entries(value)) {
+    // defineProperty, not assignment: a key named __proto__ must stay a key, not replace the prototype.
+    Object.defineProperty(out, redact(key), { value: redactStrings(item, redact, depthLimit - 1), enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }

@@ -2,9 +2,8 @@ import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AUDIT_SEVERITIES } from '../../audit/events.js';
-import { MAX_ROW_OBJECT_DEPTH } from '../../audit/row-data.js';
 import { oneOf } from '../../config/schema.js';
-import { redactStrings } from '../../guardrail/redact.js';
+import { redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 
 const Text = (maxLength: number) => Type.String({ maxLength });
@@ -35,22 +34,12 @@ const AlertsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, description: `rows to return; 0 or absent: ${ALERTS_DEFAULT_LIMIT}; at most ${ALERTS_MAX_LIMIT}` })),
 });
 
-/** Caller-supplied text with the secrets the rule pack recognises redacted: the trail never stores them in clear. */
-export function redactCallerData(ctx: GatewayContext, value: unknown): unknown {
-  return redactStrings(value, (text) => ctx.inspector.redactSecrets(text), MAX_ROW_OBJECT_DEPTH + 1);
-}
-
 export function auditRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/audit/event', { schema: { body: AuditEventBody, response: { 200: AppendedBody } } }, async (request) => {
     // Answered only once the row is committed: "ok" means recorded.
     const { target, details, structured } = request.body;
-    await ctx.audit.append({
-      ...request.body,
-      ...(target === undefined ? {} : { target: ctx.inspector.redactSecrets(target) }),
-      ...(details === undefined ? {} : { details: ctx.inspector.redactSecrets(details) }),
-      ...(structured === undefined ? {} : { structured: redactCallerData(ctx, structured) }),
-    });
+    await ctx.audit.append({ ...request.body, ...redactCallerData(ctx, { target, details, structured }) });
     return { status: 'ok' as const };
   });
   app.get('/alerts', { schema: { querystring: AlertsQuery } }, async (request) => {

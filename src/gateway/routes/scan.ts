@@ -12,7 +12,7 @@ import type { ScanOptions } from '../../scanners/types.js';
 import { ScanPool } from '../../skill-scanner/pool.js';
 import { ScanFlags } from '../../skill-scanner/schemas.js';
 import type { GatewayContext } from '../context.js';
-import { redactCallerData } from './audit.js';
+import { redactCallerData } from '../caller-data.js';
 
 const Target = Type.String({ minLength: 1, maxLength: 4096, description: 'local path' });
 const ScanBody = Type.Object({ target: Target, ...ScanFlags }, { additionalProperties: false });
@@ -79,7 +79,7 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     const result = request.body;
     await ctx.audit.append({
       action: `scan-result-${result.is_safe ? 'safe' : 'unsafe'}`,
-      target: ctx.inspector.redactSecrets(result.skill_name),
+      target: redactCallerData(ctx, result.skill_name),
       severity: AUDIT_SEVERITIES.has(result.max_severity) ? (result.max_severity as 'INFO') : 'INFO',
       details: result.findings_count === undefined ? undefined : `${result.findings_count} findings`,
       structured: redactCallerData(ctx, result),
