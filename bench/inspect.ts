@@ -146,6 +146,7 @@ export async function run(): Promise<void> {
       pack_load_ms: round(packLoadMs, 0),
       redos_worst_1mib_ms: round(worstMs, 1),
       inspect_route_rps: round(med((r) => r.inspect.requestsPerSecond), 0),
+      inspect_route_p50_ms: med((r) => r.inspect.p50Ms),
       inspect_route_p99_ms: med((r) => r.inspect.p99Ms),
       inspect_route_cpu_us_per_request: round(med((r) => r.inspect.cpuUsPerRequest), 1),
       corpus_precision: round(corpus.precision),
@@ -156,6 +157,7 @@ export async function run(): Promise<void> {
       json_roundtrip_4k_us: round(jsonBaseline, 1),
       clean_prose_1mib_ms: round(proseMs, 1),
       bare_route_rps: round(med((r) => r.bare.requestsPerSecond), 0),
+      bare_route_p50_ms: med((r) => r.bare.p50Ms),
       bare_route_p99_ms: med((r) => r.bare.p99Ms),
       bare_route_cpu_us_per_request: round(med((r) => r.bare.cpuUsPerRequest), 1),
     },
@@ -168,6 +170,7 @@ export async function run(): Promise<void> {
     },
     notes: [
       'targets: verdict median <= 50 us; inspect_route_vs_bare >= 0.6; redos_worst_1mib_ms <= 100',
+      'the inspect route answers after its audit row is committed (group commit)',
       `route figures: median of ${ROUNDS} interleaved rounds of ${SECONDS} s, 10 connections, loopback`,
       'cpu_us_per_request: the server process\'s CPU (all threads, /proc) per request answered; unlike requests/s it does not depend on how the load generator shares the 2 cores',
     ],
