@@ -177,6 +177,18 @@ describe('ordered chains: tracker', () => {
     assert.equal(count(), 0);
   });
 
+  it('deletes a backlog of idle sessions larger than one prune batch without waiting a minute per batch', () => {
+    const db = openDb();
+    const t = new ChainTracker(db);
+    // 1,000 sessions, each left with a pending proposal (a stored row), then all idle past every window.
+    for (let i = 0; i < 1000; i++) t.observe(event('pre_tool', ['sensitive_secret_read'], { sessionId: `idle-${i}`, toolCallId: `c${i}`, at: T0 + i }));
+    const count = () => (db.prepare('SELECT count(*) AS n FROM chain_sessions').get() as { n: number }).n;
+    assert.equal(count(), 1000);
+    // A few events in the same second: each may delete one bounded batch until the backlog is gone.
+    filler(t, 4, { sessionId: 'active', at: T0 + 31 * MINUTE });
+    assert.equal(count(), 0);
+  });
+
   it('leaves benign work alone: tests and a git push are no chain', () => {
     const t = new ChainTracker(openDb());
     const push = classify(sh('git push origin main', { hosts: ['github.com'] }));

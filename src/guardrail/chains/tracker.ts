@@ -144,7 +144,9 @@ export class ChainTracker {
 
   private pruneIdleSessions(at: number): void {
     if (at < this.nextPruneAt) return;
-    this.nextPruneAt = at + PRUNE_EVERY_MS;
-    this.prune.run(at - LONGEST_WINDOW_MS, PRUNE_BATCH);
+    const { changes } = this.prune.run(at - LONGEST_WINDOW_MS, PRUNE_BATCH);
+    // A full batch leaves idle rows behind: prune again on the next event (one bounded batch per event, which
+    // outpaces the at most one session an event creates) until the backlog is gone, then once a minute.
+    this.nextPruneAt = changes === PRUNE_BATCH ? at : at + PRUNE_EVERY_MS;
   }
 }
