@@ -3,7 +3,8 @@
 // provider's own format. Runs on the raw Node response (the route hijacks the reply) because a stream must
 // be flushed event by event and cut mid-way. The call's audit row is committed before the agent gets the
 // answer; a stream's outcome is only known at its end, so a stream first commits a `…-stream-open` row
-// (the request's verdict) before its first byte, and its verdict row before its last.
+// (the request's verdict, written while the upstream works) before its first byte, and its verdict row
+// before its last.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
@@ -103,6 +104,8 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
   res.on('close', () => {
     if (!res.writableFinished) abort.abort();
   });
+  // A stream's open row is committed while the upstream works, so its first byte need not wait on the disk.
+  let opened = view.stream ? ctx.audit.append(streamOpenEvent(call, target.provider.name, format, view, requestDecision)) : undefined;
   let upstream: Dispatcher.ResponseData;
   try {
     upstream = await ctx.upstream.send({
@@ -110,6 +113,7 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
       headers: upstreamHeaders(call.headers, target.provider, credential, isOwnSecret),
     });
   } catch (err) {
+    await opened;
     if (abort.signal.aborted) return;
     const failure = upstreamFailure(err);
     await record(undefined, { status: failure.status });
@@ -121,12 +125,11 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
   const streamed = ok && /^(text\/event-stream|application\/x-ndjson)\b/i.test(contentType);
   const recordAnswer = (answer: Answer | undefined) => record(answer?.decision, { status: upstream.statusCode, blocked: answer?.blocked });
   try {
-    if (streamed) {
-      await ctx.audit.append(streamOpenEvent(call, target.provider.name, format, view, requestDecision, upstream.statusCode));
-      await relayStream(ctx, format, view, upstream, res, abort, recordAnswer);
-    } else {
-      await relayBuffered(ctx, format, view, upstream, res, ok, recordAnswer);
-    }
+    // An upstream may stream although the request did not ask to: its open row is written now.
+    if (streamed) opened ??= ctx.audit.append(streamOpenEvent(call, target.provider.name, format, view, requestDecision));
+    await opened;
+    if (streamed) await relayStream(ctx, format, view, upstream, res, abort, recordAnswer);
+    else await relayBuffered(ctx, format, view, upstream, res, ok, recordAnswer);
   } catch (err) {
     if (abort.signal.aborted && res.destroyed) return; // the client left; nothing to answer
     const failure = upstreamFailure(err);
@@ -243,14 +246,14 @@ const ruleIds = (d: ProxyDecision) => d.findings.map((f) => f.rule.id);
 const routeName = (call: ProxiedCall) => (call.chatRoute ? 'chat' : 'passthrough');
 
 /** The row a stream commits before its first byte: the call and the request's verdict. */
-function streamOpenEvent(call: ProxiedCall, provider: string, format: ProviderFormat, view: RequestView, request: ProxyDecision, status: number): NewAuditEvent {
+function streamOpenEvent(call: ProxiedCall, provider: string, format: ProviderFormat, view: RequestView, request: ProxyDecision): NewAuditEvent {
   return {
     action: `proxy-${routeName(call)}-stream-open`,
     target: provider,
     severity: request.verdict.severity,
     details: request.verdict.reason || undefined,
     structured: {
-      format: format.name, model: view.model, stream: true, status,
+      format: format.name, model: view.model, stream: true,
       request: { action: request.verdict.action, raw_action: request.verdict.raw_action, rule_ids: ruleIds(request) },
     },
   };
