@@ -1,6 +1,6 @@
 // Inspection engine: in-process verdict latency for 4 KiB tool calls, POST /api/v1/inspect/tool throughput
 // next to a bare Fastify JSON route, ReDoS resistance on 1 MiB of adversarial content, and precision/recall
-// on the labelled corpus in test/corpus/.
+// on the labelled corpus in test/corpus/, and recall / false-positive rate per detection lane (test/corpus/lanes/).
 // Targets: median verdict <= 50 us; route >= 0.6 x bare route; 1 MiB adversarial <= 100 ms.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import type { VerdictPolicy } from '../src/guardrail/thresholds.js';
 import { load, warmUp, type LoadResult } from './lib/load.js';
 import { startProcess } from './lib/processes.js';
 import { median, round, writeResult } from './lib/report.js';
+import { loadLanes } from '../test/corpus/lanes/lane.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/warden.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./lib/bare-server.ts', import.meta.url));
@@ -106,6 +107,16 @@ export async function run(): Promise<void> {
   const proseMs = performance.now() - t;
 
   const corpus = corpusScores(inspector);
+  // Per-lane detection figures on the labelled lane corpora (test/corpus/lanes/), with the default pack.
+  const lanes: Record<string, number> = {};
+  for (const lane of await loadLanes()) {
+    const score = lane.score(inspector);
+    const key = lane.name.replaceAll('-', '_');
+    Object.assign(lanes, {
+      [`lane_${key}_recall`]: round(score.recall), [`lane_${key}_false_positive_rate`]: round(score.falsePositiveRate),
+      [`lane_${key}_positives`]: score.positives, [`lane_${key}_negatives`]: score.negatives,
+    });
+  }
 
   // Over HTTP, interleaved with the bare route.
   const dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
@@ -152,6 +163,7 @@ export async function run(): Promise<void> {
       corpus_precision: round(corpus.precision),
       corpus_recall: round(corpus.recall),
       corpus_tp: corpus.tp, corpus_fp: corpus.fp, corpus_fn: corpus.fn, corpus_tn: corpus.tn,
+      ...lanes,
     },
     baseline: {
       json_roundtrip_4k_us: round(jsonBaseline, 1),

@@ -5,7 +5,8 @@ import RE2 from 're2';
 import type { ActionFacts } from './facts/types.js';
 import type { CompiledRule, RulePack } from './rules/load.js';
 import { redactEvidence } from './redact.js';
-import { passesIban, passesLuhn } from './validators.js';
+import { acceptsValue, checksValues, secretValue } from './secrets/value-check.js';
+import { isSignedJwt, passesIban, passesLuhn } from './validators.js';
 
 /** What a verdict needs to know of the rule behind a finding (a pack rule, or an ordered chain). */
 export type FindingRule = Pick<CompiledRule, 'id' | 'title' | 'category' | 'severity' | 'confidence' | 'tags' | 'builtin' | 'tool_capability_class'>;
@@ -17,7 +18,8 @@ export interface Finding {
 }
 
 const MAX_EVIDENCE = 256;
-const MAX_VALIDATED_MATCHES = 32;
+/** Matches looked at per pattern before a rule gives up: placeholders first must not hide a secret behind them. */
+const MAX_VALIDATED_MATCHES = 64;
 /** Global ('g') twins of patterns whose every match must be checked (luhn/iban), compiled once. */
 const globalTwins = new WeakMap<RE2, RE2>();
 
@@ -67,16 +69,16 @@ export class InspectionEngine {
     return findings;
   }
 
-  /** `text` with every match of an enabled secret rule replaced by its redacted form, as evidence is. */
+  /**
+   * `text` with every match of an enabled secret rule replaced by its redacted form, as evidence is. Only
+   * matches that detection would accept are replaced (same placeholder and entropy checks), and only the
+   * rule's value group when it names one, so `password=<redacted …>` still says what was there.
+   */
   redactSecrets(text: string): string {
     let out = text;
     for (const [rule, patterns] of this.candidates(text)) {
       if (rule.category !== 'secret') continue;
-      for (const index of patterns) {
-        const global = globalTwin(rule, index);
-        global.lastIndex = 0;
-        out = global.replace(out, (match: string) => redactEvidence(match));
-      }
+      for (const index of patterns) out = redactMatches(rule, index, out);
     }
     return out;
   }
@@ -107,14 +109,25 @@ function globalTwin(rule: CompiledRule, index: number): RE2 {
   return global;
 }
 
-/** The first match of one of the rule's nominated patterns that passes the rule's checksum tags. */
+/** Does the rule look at each match (checksum tags, value checks), rather than take the first one? */
+function validatesMatches(rule: CompiledRule): boolean {
+  return rule.tags.includes('luhn') || rule.tags.includes('iban') || rule.tags.includes('jwt') || checksValues(rule);
+}
+
+/** Checksum tags (`luhn`, `iban`, `jwt`) and the value checks (placeholders, entropy) on one match. */
+function acceptsMatch(rule: CompiledRule, match: RegExpExecArray): boolean {
+  if (rule.tags.includes('luhn') && !passesLuhn(match[0])) return false;
+  if (rule.tags.includes('iban') && !passesIban(match[0])) return false;
+  if (rule.tags.includes('jwt') && !isSignedJwt(secretValue(rule, match))) return false;
+  return !checksValues(rule) || acceptsValue(rule, match);
+}
+
+/** The first match of one of the rule's nominated patterns that passes the rule's checks. */
 function patternEvidence(rule: CompiledRule, patterns: Set<number>, text: string): string | undefined {
-  const needsLuhn = rule.tags.includes('luhn');
-  const needsIban = rule.tags.includes('iban');
+  const validates = validatesMatches(rule);
   for (const index of patterns) {
-    const regex = rule.regex(index);
-    if (!needsLuhn && !needsIban) {
-      const match = regex.exec(text);
+    if (!validates) {
+      const match = rule.regex(index).exec(text);
       if (match) return match[0].slice(0, MAX_EVIDENCE);
       continue;
     }
@@ -124,8 +137,31 @@ function patternEvidence(rule: CompiledRule, patterns: Set<number>, text: string
       const match = global.exec(text);
       if (!match) break;
       if (match[0].length === 0) global.lastIndex++;
-      else if ((!needsLuhn || passesLuhn(match[0])) && (!needsIban || passesIban(match[0]))) return match[0].slice(0, MAX_EVIDENCE);
+      else if (acceptsMatch(rule, match)) return match[0].slice(0, MAX_EVIDENCE);
     }
   }
   return undefined;
+}
+
+/** `text` with the accepted matches of one pattern redacted: the value group if the rule names one, else the match. */
+function redactMatches(rule: CompiledRule, index: number, text: string): string {
+  const global = globalTwin(rule, index);
+  global.lastIndex = 0;
+  // Repeated values (a token pasted many times, or adversarial input) are judged and hashed once. replace()
+  // walks the matches inside RE2, cheaper than an exec() loop from JavaScript on large text.
+  const decided = new Map<string, string | null>();
+  return global.replace(text, (...args: unknown[]): string => {
+    const whole = args[0] as string;
+    const groups = args.slice(0, args.findIndex((a) => typeof a === 'number')) as (string | undefined)[];
+    const match = Object.assign(groups, { index: 0, input: text }) as unknown as RegExpExecArray;
+    const value = secretValue(rule, match);
+    const key = value === whole ? value : `${whole}\u0000${value}`;
+    let replacement = decided.get(key);
+    if (replacement === undefined) decided.set(key, (replacement = whole.length > 0 && acceptsMatch(rule, match) ? redactEvidence(value) : null));
+    if (replacement === null) return whole;
+    // the value group sits at the end of a keyword match, so its last occurrence in the match is the group
+    if (value === whole) return replacement;
+    const at = whole.lastIndexOf(value);
+    return whole.slice(0, at) + replacement + whole.slice(at + value.length);
+  });
 }

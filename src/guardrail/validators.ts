@@ -26,3 +26,27 @@ export function passesIban(text: string): boolean {
   }
   return remainder === 1;
 }
+
+/**
+ * A JSON Web Token that carries a signature: three base64url segments, a header that decodes to a JSON object
+ * naming an algorithm other than `none`, and a signature segment long enough for a MAC or signature (an
+ * unsigned token, `alg: none` or an empty third segment, is a claim set anyone can write, not a credential).
+ */
+export function isSignedJwt(text: string): boolean {
+  const start = text.indexOf('eyJ');
+  const parts = (start >= 0 ? text.slice(start) : text).split('.');
+  if (parts.length < 3) return false;
+  const [header, , signature] = parts;
+  if (!signature || signature.length < 16) return false;
+  try {
+    const decoded = JSON.parse(Buffer.from(header!, 'base64url').toString('utf8')) as unknown;
+    if (!decoded || typeof decoded !== 'object') return false;
+    const alg = (decoded as { alg?: unknown }).alg;
+    if (typeof alg !== 'string' || alg.toLowerCase() === 'none') return false;
+    // Supabase "anon" keys are signed JWTs that are public by design (shipped to browsers)
+    const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { role?: unknown } | null;
+    return !(payload && typeof payload === 'object' && payload.role === 'anon');
+  } catch {
+    return false;
+  }
+}

@@ -116,7 +116,32 @@ function compilePattern(rule: Rule & { source: string }, index: number): RE2 {
   }
 }
 
+/** Capturing groups in an RE2 pattern: `(` not escaped, not in a class, and not `(?:`/`(?i)` (but `(?P<n>`). */
+export function captureGroups(pattern: string): number {
+  let count = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') i++;
+    else if (inClass) inClass = ch !== ']';
+    else if (ch === '[') {
+      inClass = true;
+      if (pattern[i + 1] === ']') i++; // a leading ] is a literal
+      else if (pattern[i + 1] === '^' && pattern[i + 2] === ']') i += 2;
+    } else if (ch === '(' && (pattern[i + 1] !== '?' || pattern.startsWith('(?P<', i) || pattern.startsWith('(?<', i))) count++;
+  }
+  return count;
+}
+
 function compileRule(rule: Rule, file: string, builtin: boolean): CompiledRule {
+  // A pattern without the value group is checked as a whole match (a rule may mix keyword patterns with a
+  // capture group and prefixed-token patterns without one); a group no pattern has is a typo.
+  if (rule.value_group !== undefined && !rule.patterns.some((p) => captureGroups(p) >= rule.value_group!)) {
+    throw new RulePackError(`${file}: rule ${rule.id}: value_group ${rule.value_group}: no pattern has that many capture groups`);
+  }
+  if (rule.name_group !== undefined && !rule.patterns.some((p) => captureGroups(p) >= rule.name_group!)) {
+    throw new RulePackError(`${file}: rule ${rule.id}: name_group ${rule.name_group}: no pattern has that many capture groups`);
+  }
   const compiled: RE2[] = [];
   const regex = (index: number): RE2 => (compiled[index] ??= compilePattern({ ...rule, source: file }, index));
   let evaluate: CompiledExpression | undefined;

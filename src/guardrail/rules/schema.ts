@@ -23,6 +23,25 @@ export const RuleSchema = Type.Object(
     tool_call_only: Type.Boolean({ default: false }),
     enabled: Type.Boolean({ default: true }),
     tool_capability_class: Type.Optional(oneOf(CAPABILITY_CLASSES)),
+    // Secret rules (policies/rules.md "Checking the value"): which capture group holds the secret, how random
+    // it must be (bits per character, one number or one per value shape) and whether placeholders are refused.
+    value_group: Type.Optional(Type.Integer({ minimum: 1, maximum: 9 })),
+    min_entropy: Type.Optional(Type.Union([
+      Type.Number({ minimum: 0, maximum: 8 }),
+      Type.Object(
+        {
+          hex: Type.Optional(Type.Number({ minimum: 0, maximum: 8 })),
+          alnum: Type.Optional(Type.Number({ minimum: 0, maximum: 8 })),
+          base64: Type.Optional(Type.Number({ minimum: 0, maximum: 8 })),
+          other: Type.Optional(Type.Number({ minimum: 0, maximum: 8 })),
+        },
+        { additionalProperties: false, minProperties: 1 },
+      ),
+    ])),
+    placeholder_check: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('strict')])),
+    // Generic keyword rules: the capture group holding the variable's name, checked against names that hold
+    // ids, counts, URLs or pagination cursors rather than secrets (next_page_token, token_count, secret_name).
+    name_group: Type.Optional(Type.Integer({ minimum: 1, maximum: 9 })),
   },
   { additionalProperties: false },
 );
