@@ -56,7 +56,7 @@ export class HookInspector {
   private inspectEvent(event: DecodedHookEvent): InspectResult {
     switch (event.phase) {
       case 'pre_tool':
-        return this.inspector.tool(event.tool ?? 'unknown', event.tool_input, { nativeApproval: true });
+        return this.inspector.tool(event.tool ?? 'unknown', event.tool_input, { nativeApproval: true, cwd: event.cwd });
       case 'prompt':
         return this.inspector.text(event.prompt ?? '');
       case 'post_tool':

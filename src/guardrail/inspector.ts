@@ -11,6 +11,8 @@ export interface InspectOptions {
   nativeApproval?: boolean;
   /** Return raw evidence instead of redacted evidence. */
   reveal?: boolean;
+  /** Working directory of a tool call (the hook payload's `cwd`): the project root for path scopes. */
+  cwd?: string;
 }
 
 export interface InspectResult {
@@ -32,7 +34,7 @@ export class Inspector {
   /** A tool call (tool-call lane: every enabled rule, expressions over the parsed call). */
   tool(tool: string, args: Record<string, unknown> | undefined, options: InspectOptions = {}): InspectResult {
     const text = [tool, ...argumentStrings(args)].join('\n');
-    const facts = extractFacts(tool, args ?? {});
+    const facts = extractFacts(tool, args ?? {}, options.cwd);
     const findings = this.engine.scanToolCall(text, facts);
     return { verdict: this.decide(findings, options), findings, facts };
   }

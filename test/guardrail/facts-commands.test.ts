@@ -39,9 +39,12 @@ describe('nested shells', () => {
     });
   });
 
-  it('does not parse python, node or perl code as shell', () => {
+  // Issue 12 asks for interpreter one-liners that spawn shell commands: the string given to os.system is
+  // walked as shell (and its delete recorded), while the python and node code itself is not parsed as shell.
+  it('walks only the shell strings that python, node or perl code spawns', () => {
     expectShell("python3 -c \"import os; os.system('rm -rf /')\"; node -e 'require(\"child_process\")'", {
-      commands: ["python3 -c import os; os.system('rm -rf /')", 'node -e require("child_process")'],
+      commands: ["python3 -c import os; os.system('rm -rf /')", 'rm -rf /', 'node -e require("child_process")'],
+      write: ['/'],
     });
   });
 

@@ -43,6 +43,10 @@ function firing(facts: ActionFacts): Rule[] {
     paths_written: facts.paths_written,
     hosts: facts.hosts,
     urls: facts.urls,
+    cwd: facts.cwd,
+    path_ops: facts.path_ops,
+    remote_code: facts.remote_code,
+    inputs: facts.inputs,
   };
   return rules.filter((r) => r.evaluate(context) === true);
 }

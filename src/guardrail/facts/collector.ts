@@ -1,5 +1,5 @@
 // Accumulates facts while a tool call is examined; every list keeps first-seen order without duplicates.
-import type { ActionFacts, CommandFact } from './types.js';
+import type { ActionFacts, CommandFact, InputFact, PathOp } from './types.js';
 import { fileUrlPath, hostOfAddress, normalizeHost } from './urls.js';
 
 /** Not files: empty, stdin/stdout, the null device and the `{}` placeholder of find -exec and xargs -I.
@@ -15,6 +15,10 @@ function isFile(path: string): boolean {
 /** Splits of one text tracked for deduplication; past that (only crafted input gets there) repeats are
  *  listed again rather than compared against an ever longer list. */
 const MAX_SAME_TEXT = 8;
+/** Path operations and inputs kept per call: enough for any real command line. */
+const MAX_LISTED = 256;
+/** Longest input text repeated in the normalised text (the raw text has all of it). */
+const MAX_INPUT_LINE = 8192;
 
 function sameArgs(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -51,8 +55,20 @@ export class FactsCollector {
   private readonly writes = new Set<string>();
   private readonly hosts = new Set<string>();
   private readonly urls = new Set<string>();
+  private readonly pathOps: PathOp[] = [];
+  private readonly remoteCode = new Set<string>();
+  private readonly inputs: InputFact[] = [];
+  /** The project root (hook payload `cwd`), '' when unknown or not a project (/, a home directory). */
+  cwd = '';
+  /** The directory the call runs in, which relative paths resolve against ('' when unknown). */
+  workdir = '';
+  /** While positive, a walk only adds path operations, remote code and inputs: the walker re-reads a loop
+   *  body with each listed value of its variable (`for d in / ~; do rm -rf "$d"; done`) without listing the
+   *  body's commands, reads and writes once per value. */
+  quiet = 0;
 
   addCommand(name: string, argv0: string, args: string[]): void {
+    if (this.quiet > 0) return;
     const text = commandText(argv0, args);
     const sameText = this.commandsByText.get(text);
     if (sameText) for (const c of sameText) if (sameArgs(c.args, args)) return;
@@ -62,32 +78,46 @@ export class FactsCollector {
     else if (sameText.length < MAX_SAME_TEXT) sameText.push(fact);
   }
 
+  addPathOp(op: PathOp): void {
+    if (this.pathOps.length < MAX_LISTED) this.pathOps.push(op);
+  }
+
+  addRemoteCode(host: string): void {
+    this.remoteCode.add(host === '' ? 'unknown' : host);
+  }
+
+  addInput(name: string, text: string): void {
+    if (text !== '' && this.inputs.length < MAX_LISTED) this.inputs.push({ name, text });
+  }
+
   /** Returns the list to which the names of the pipeline's commands are appended. */
   startPipeline(): string[] {
     const names: string[] = [];
-    this.pipelines.push(names);
+    if (this.quiet === 0) this.pipelines.push(names);
     return names;
   }
 
   addRead(path: string): void {
-    if (!isFile(path)) return;
+    if (this.quiet > 0 || !isFile(path)) return;
     this.reads.add(path);
     this.addNetworkDevice(path);
   }
 
   addWrite(path: string): void {
-    if (!isFile(path)) return;
+    if (this.quiet > 0 || !isFile(path)) return;
     this.writes.add(path);
     this.addNetworkDevice(path);
   }
 
   /** `host` may carry a user, port or path (`user@host:22`); only the host is kept. */
   addHost(host: string): void {
+    if (this.quiet > 0) return;
     const h = hostOfAddress(host);
     if (h !== '') this.hosts.add(h);
   }
 
   addUrl(url: string): void {
+    if (this.quiet > 0) return;
     this.urls.add(url);
     const path = fileUrlPath(url);
     if (path !== undefined) this.addRead(path);
@@ -113,6 +143,10 @@ export class FactsCollector {
     for (const p of this.writes) lines.push(`write ${p}`);
     for (const h of this.hosts) lines.push(`host ${h}`);
     for (const u of this.urls) lines.push(`url ${u}`);
+    // Marker lines, so that a rule's patterns can nominate it from what the call does (`delete home ~`).
+    for (const o of this.pathOps) lines.push(`${o.op}${o.recursive ? ' -r' : ''} ${o.scope} ${o.path}`);
+    for (const h of this.remoteCode) lines.push(`remote-code ${h}`);
+    for (const i of this.inputs) lines.push(`input ${i.name} ${i.text.length > MAX_INPUT_LINE ? i.text.slice(0, MAX_INPUT_LINE) : i.text}`);
     return {
       tool,
       parsed: this.parsed,
@@ -122,6 +156,10 @@ export class FactsCollector {
       paths_written: [...this.writes],
       hosts: [...this.hosts],
       urls: [...this.urls],
+      cwd: this.cwd,
+      path_ops: this.pathOps,
+      remote_code: [...this.remoteCode],
+      inputs: this.inputs,
       normalized: lines.join('\n'),
     };
   }

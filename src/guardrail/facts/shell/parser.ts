@@ -187,6 +187,7 @@ class Parser extends TokenCursor {
     this.i++;
     const t = this.peek();
     if (t?.kind !== 'word' && t?.kind !== 'arith') throw new ShellSyntaxError('for without a name');
+    const loopVariable = t.kind === 'word' ? t.text : undefined;
     this.i++;
     this.skipNewlines();
     const words: Word[] = [];
@@ -199,11 +200,11 @@ class Parser extends TokenCursor {
     }
     if (this.isOp(';')) this.i++;
     this.skipNewlines();
-    if (this.reserved() === '{') return { ...this.group(), words };
+    if (this.reserved() === '{') return { ...this.group(), words, loopVariable };
     this.expectReserved('do');
     const body = this.script(DONE);
     this.expectReserved('done');
-    return this.compound([body], words);
+    return { ...this.compound([body], words), loopVariable };
   }
 
   private caseClause(): CompoundCommand {

@@ -61,6 +61,8 @@ export interface SimpleCommand {
  *  they expand (for-lists, case subjects) and the redirections. */
 export interface CompoundCommand {
   kind: 'compound';
+  /** The name a `for`/`select` loop assigns each word of its list to. */
+  loopVariable?: string;
   bodies: readonly Script[];
   words: readonly Word[];
   redirects: readonly Redirect[];
