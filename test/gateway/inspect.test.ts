@@ -32,6 +32,17 @@ describe('inspect routes', () => {
     assert.equal(good.body.action, 'allow');
   });
 
+  it('judges deletes against the cwd the caller names as the project root', async () => {
+    const cwd = '/home/dev/shop-api';
+    const inside = await inspect('tool', { tool: 'Bash', args: { command: 'rm -rf dist node_modules' }, cwd });
+    assert.equal(inside.body.action, 'allow', 'a build folder inside the project');
+    const root = await inspect('tool', { tool: 'Bash', args: { command: `rm -rf ${cwd}` }, cwd });
+    assert.equal(root.body.action, 'block', 'the project root itself');
+    const outside = await inspect('tool', { tool: 'Bash', args: { command: 'cd .. && rm -rf shop-web' }, cwd });
+    assert.equal(outside.body.action, 'block', 'a sibling project');
+    assert.equal((await inspect('tool', { tool: 'Bash', args: { command: 'ls' }, cwd: 'relative/dir' })).status, 400, 'cwd must be absolute');
+  });
+
   it('catches an obfuscated command and ignores an echoed one', async () => {
     assert.equal((await inspect('tool', { tool: 'Bash', args: { command: "r''m -rf /" } })).body.action, 'block');
     assert.equal((await inspect('tool', { tool: 'Bash', args: { command: 'echo "rm -rf /"' } })).body.action, 'allow');

@@ -18,6 +18,7 @@ const ToolBody = Type.Object(
     content: Type.Optional(Text),
     direction: Type.Optional(Type.Union([Type.Literal('inbound'), Type.Literal('outbound')])),
     approval_surface: Type.Optional(Type.Union([Type.Literal('native'), Type.Literal('none')])),
+    cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, pattern: '^/', description: 'the working directory the call runs in (the project root for path scopes)' })),
     ...Session,
   },
   { additionalProperties: false },
@@ -90,7 +91,7 @@ export function inspectRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
       }
       result = ctx.inspector.text(body.content, { reveal });
     } else {
-      result = ctx.inspector.tool(body.tool, body.args, { reveal, nativeApproval: body.approval_surface === 'native' });
+      result = ctx.inspector.tool(body.tool, body.args, { reveal, nativeApproval: body.approval_surface === 'native', cwd: body.cwd });
     }
     const recorded = record(request, 'tool', body.tool, result, body.session_id);
     if (reveal) {
