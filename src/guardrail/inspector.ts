@@ -3,6 +3,7 @@
 import { extractFacts } from './facts/index.js';
 import type { InspectionEngine, Finding } from './engine.js';
 import type { ActionFacts } from './facts/types.js';
+import { withInjectionScore } from './injection/index.js';
 import type { VerdictPolicy } from './thresholds.js';
 import { decide, FAST_ALLOW, type Verdict } from './verdict.js';
 
@@ -42,7 +43,8 @@ export class Inspector {
   /** Prompts, model responses, tool output and message-lane content (no tool-call rules). */
   text(content: string, options: InspectOptions = {}): InspectResult {
     if (content.trim() === '') return { verdict: { ...FAST_ALLOW }, findings: [] };
-    const findings = this.engine.scanText(content);
+    // Prompt injection: the phrase rules and the cue catalogue become one scored finding (injection/).
+    const findings = withInjectionScore(content, this.engine.scanText(content));
     return { verdict: this.decide(findings, options), findings };
   }
 
