@@ -3,7 +3,7 @@
 import { extractFacts } from './facts/index.js';
 import type { InspectionEngine, Finding } from './engine.js';
 import type { ActionFacts } from './facts/types.js';
-import { withInjectionScore } from './injection/index.js';
+import { shippedInjectionScorer, withInjectionScore } from './injection/index.js';
 import type { VerdictPolicy } from './thresholds.js';
 import { decide, FAST_ALLOW, type Verdict } from './verdict.js';
 
@@ -30,7 +30,10 @@ export class Inspector {
   constructor(
     private readonly engine: InspectionEngine,
     private readonly policy: VerdictPolicy,
-  ) {}
+  ) {
+    // The cue catalogue compiles in about 0.15 s: pay it when the gateway starts, not on the first prompt.
+    shippedInjectionScorer();
+  }
 
   /** A tool call (tool-call lane: every enabled rule, expressions over the parsed call). */
   tool(tool: string, args: Record<string, unknown> | undefined, options: InspectOptions = {}): InspectResult {
