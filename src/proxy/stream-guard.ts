@@ -8,6 +8,7 @@
 // Events keep their exact bytes and order: a clean stream is relayed unchanged, only slightly later. On a block
 // (action mode) nothing pending is sent; the provider's own end of stream is written instead.
 import type { Finding } from '../guardrail/engine.js';
+import { SEVERITY_RANK } from '../guardrail/thresholds.js';
 import type { StreamDecoder, StreamEvent } from './formats/types.js';
 import type { FramedEvent } from './framing.js';
 import type { ProxyDecision, ProxyInspection } from './inspection.js';
@@ -154,11 +155,16 @@ export class StreamGuard {
     return this.record(this.inspection.toolCall(toolCallFromArguments(call.name, call.raw)));
   }
 
-  /** Adds findings not seen before in this answer (the overlap re-finds old ones); true when any was new. */
+  /**
+   * Adds findings not seen before in this answer (the overlap re-finds old ones), or more severe than the one
+   * kept for their rule (a scored rule, such as the injection score, can rise as the answer goes on); true
+   * when any was added.
+   */
   private record(findings: Finding[]): boolean {
     let fresh = false;
     for (const finding of findings) {
-      if (this.findings.has(finding.rule.id)) continue;
+      const known = this.findings.get(finding.rule.id);
+      if (known && SEVERITY_RANK[known.rule.severity] >= SEVERITY_RANK[finding.rule.severity]) continue;
       this.findings.set(finding.rule.id, finding);
       fresh = true;
     }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { validateConfigObject } from '../../src/config/load.js';
-import { InspectionEngine } from '../../src/guardrail/engine.js';
+import { InspectionEngine, type Finding } from '../../src/guardrail/engine.js';
 import { Inspector } from '../../src/guardrail/inspector.js';
 import { loadRulePack } from '../../src/guardrail/rules/load.js';
 import { ProxyAuthenticator } from '../../src/proxy/auth.js';
@@ -200,6 +200,21 @@ describe('stream guard', () => {
     assert.ok(guard.blocked);
     const starts = tail.split('\n\n').filter((e) => e.startsWith('event: content_block_start')).map((e) => JSON.parse(e.split('data: ')[1]!) as { index: number });
     assert.deepEqual(starts.map((s) => s.index), [1], 'the block text takes the index of the tool call the agent never saw');
+  });
+
+  test('a finding whose severity rises later in the answer counts at its new severity', () => {
+    // A scored rule (like the injection score) can be MEDIUM on the first words and CRITICAL once more arrive.
+    const rule = { id: 'SCORED', title: 'scored', category: 'trust-exploit' as const, confidence: 0.9, tags: [], builtin: true };
+    class Scored extends ProxyInspection {
+      override text(text: string): Finding[] {
+        if (text.includes('strong')) return [{ rule: { ...rule, severity: 'CRITICAL' as const }, evidence: 'strong' }];
+        return text.includes('weak') ? [{ rule: { ...rule, severity: 'MEDIUM' as const }, evidence: 'weak' }] : [];
+      }
+    }
+    const guard = new StreamGuard(new Scored(inspector), openAIChat.streamDecoder(view), openAIChat.streamDecoder(view), true);
+    feed(guard, openAIStream(['a weak start ', 'x '.repeat(3000), 'then a strong end']));
+    assert.ok(guard.blocked, 'the CRITICAL finding blocks although a MEDIUM one of the same rule came first');
+    assert.equal(guard.decision().verdict.severity, 'CRITICAL');
   });
 
   test('observe mode relays every event at once and only records', () => {
