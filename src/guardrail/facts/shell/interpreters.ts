@@ -209,8 +209,11 @@ function pathArgument(code: string, pos: number): string {
   return '$CODE';
 }
 
-/** Length of the first argument (up to a top-level `,` or the closing bracket). */
-function argumentEnd(text: string): number {
+/**
+ * Length up to the first top-level stop: the bracket closing the call, `;` or a newline, and with `atComma`
+ * a `,` (the end of the first argument). Quoted strings are skipped, so a bracket inside one is not a stop.
+ */
+function topLevelEnd(text: string, atComma: boolean): number {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -218,7 +221,7 @@ function argumentEnd(text: string): number {
     else if (c === ')' || c === ']' || c === '}') {
       if (depth === 0) return i;
       depth--;
-    } else if ((c === ',' || c === ';' || c === '\n') && depth === 0) return i;
+    } else if ((c === ';' || c === '\n' || (atComma && c === ',')) && depth === 0) return i;
     else if (c === '"' || c === "'") {
       const lit = readString(text, i);
       if (lit) i = lit.end - 1;
@@ -227,19 +230,10 @@ function argumentEnd(text: string): number {
   return text.length;
 }
 
+/** Length of the first argument (up to a top-level `,` or the closing bracket). */
+const argumentEnd = (text: string) => topLevelEnd(text, true);
 /** Length up to the bracket closing the call (commas included). */
-function callEnd(text: string): number {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      if (depth === 0) return i;
-      depth--;
-    } else if ((c === ';' || c === '\n') && depth === 0) return i;
-  }
-  return text.length;
-}
+const callEnd = (text: string) => topLevelEnd(text, false);
 
 /** The first string literal of `text` that is not a module name (`require("os")`, `import('fs')`). */
 function firstLiteral(text: string): string | undefined {
