@@ -32,10 +32,11 @@ function isRecursive(args: readonly string[]): boolean {
   return args.some((a) => a === '--recursive' || (!a.startsWith('--') && RECURSIVE_FLAG.test(a)));
 }
 
-/** rm, unlink, rmdir, srm: operands are deleted; `{}` (find -exec, xargs -I) is handled by their caller. */
+/** rm, unlink, rmdir, srm, rimraf: operands are deleted; `{}` (find -exec, xargs -I) is handled by their caller. */
 function remove(name: string, args: readonly string[], ctx: ScopeContext, sink: PathOpSink, targets?: readonly string[], filtered = false): void {
   const parsed = parseOptions(args, {});
-  const recursive = name !== 'unlink' && name !== 'rmdir' && isRecursive(args.slice(0, args.indexOf('--') < 0 ? args.length : args.indexOf('--')));
+  // rimraf (the npm package's CLI) always deletes recursively; it has no -r to look for.
+  const recursive = name === 'rimraf' || (name !== 'unlink' && name !== 'rmdir' && isRecursive(args.slice(0, args.indexOf('--') < 0 ? args.length : args.indexOf('--'))));
   const operands = parsed.operands.filter((p) => p !== PLACEHOLDER);
   for (const p of operands) op(sink, ctx, 'delete', p, recursive);
   for (const p of targets ?? []) op(sink, ctx, 'delete', p, recursive, filtered);
@@ -115,7 +116,7 @@ function rsync(args: readonly string[], ctx: ScopeContext, sink: PathOpSink): vo
 }
 
 /** Commands this module knows. */
-export const PATH_OP_COMMANDS: ReadonlySet<string> = new Set(['rm', 'unlink', 'rmdir', 'srm', 'find', 'truncate', 'shred', 'chmod', 'chown', 'chgrp', 'mv', 'rsync']);
+export const PATH_OP_COMMANDS: ReadonlySet<string> = new Set(['rm', 'unlink', 'rmdir', 'srm', 'rimraf', 'find', 'truncate', 'shred', 'chmod', 'chown', 'chgrp', 'mv', 'rsync']);
 
 /** Records the path operations of `name args`; `targets` are operands xargs or parallel add from input. */
 export function recordPathOps(name: string, args: readonly string[], ctx: ScopeContext, sink: PathOpSink, targets?: readonly string[], filtered = false): void {
@@ -124,6 +125,7 @@ export function recordPathOps(name: string, args: readonly string[], ctx: ScopeC
     case 'unlink':
     case 'rmdir':
     case 'srm':
+    case 'rimraf':
       return remove(name, args, ctx, sink, targets, filtered);
     case 'find':
       return find(args, ctx, sink);

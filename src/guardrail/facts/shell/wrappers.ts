@@ -54,6 +54,9 @@ const WRAPPERS = new Map<string, WrapperSpec>(Object.entries({
   torify: STOP,
   proxychains: { ...STOP, short: 'f' },
   proxychains4: { ...STOP, short: 'f' },
+  // Package runners run a package's command: `npx rimraf /` is `rimraf /`.
+  npx: { ...STOP, short: 'p', long: ['--package'] },
+  bunx: { ...STOP, short: 'p', long: ['--package'] },
 }));
 
 export const WRAPPER_COMMANDS: ReadonlySet<string> = new Set(WRAPPERS.keys());
