@@ -183,5 +183,3 @@ export function joinPaths(a: readonly string[], b: readonly string[]): readonly 
 
 /** Only the flows and text: drops object kinds (an element taken out of a container, an attribute). */
 export const plain = (value: Value): Value => (value.kind || value.props || value.items ? { flows: value.flows, text: value.text } : value);
-
-export const hasFlows = (value: Value | undefined): boolean => value !== undefined && value.flows.length > 0;
