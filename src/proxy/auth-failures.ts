@@ -9,6 +9,8 @@ const WINDOW_MS = 60_000;
 const MAX_NETWORKS_PER_WINDOW = 1000;
 /** Distinct reasons, paths and user agents kept per row. */
 const MAX_SAMPLES = 8;
+/** A sampled path is cut to this length: the caller chose it, and the row must stay small. */
+const MAX_PATH_CHARS = 256;
 
 interface Tally {
   count: number;
@@ -47,7 +49,7 @@ export class AuthFailureTally {
     if (!tally) this.tallies.set(key, (tally = { count: 0, reasons: new Map(), paths: new Set(), userAgents: new Set() }));
     tally.count++;
     if (tally.reasons.has(refusal.reason) || tally.reasons.size < MAX_SAMPLES) tally.reasons.set(refusal.reason, (tally.reasons.get(refusal.reason) ?? 0) + 1);
-    if (tally.paths.size < MAX_SAMPLES) tally.paths.add(refusal.path);
+    if (tally.paths.size < MAX_SAMPLES) tally.paths.add(refusal.path.slice(0, MAX_PATH_CHARS));
     if (tally.userAgents.size < MAX_SAMPLES && refusal.userAgent !== '') tally.userAgents.add(refusal.userAgent);
     // The minute's rows are written when it ends, even if no refusal follows to notice that it has.
     this.timer ??= setTimeout(() => this.flush(), this.windowStart + WINDOW_MS - now).unref();

@@ -33,7 +33,14 @@ export async function buildProxy(ctx: ProxyContext, logger: FastifyBaseLogger): 
   });
   capConnectionsPerIp(app.server);
 
-  const refusals = new AuthFailureTally((event) => void ctx.audit.append(event));
+  const refusals = new AuthFailureTally((event) => {
+    // Written from a timer: a failure is logged (and reaches the audit health), never thrown.
+    try {
+      void ctx.audit.append(event);
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, 'refusal tally not recorded');
+    }
+  });
   app.addHook('onClose', async () => refusals.flush());
   app.addHook('onRequest', (request, reply, done) => {
     if (isPublic(request)) return done();

@@ -56,10 +56,15 @@ describe('refused proxy requests in the audit trail', () => {
     assert.deepEqual((written[0]!.structured as { reasons: object }).reasons, { 'invalid gateway token': 1, 'no credential': 1 });
     assert.equal((written[0]!.structured as { window_start: string }).window_start, '2026-11-25T12:00:00.000Z');
     written.length = 0;
+    tally.count({ network: '203.0.113.0/24', reason: 'no credential', path: `/${'p'.repeat(20_000)}`, userAgent: '' });
+    tally.flush();
+    const longPath = written.find((r) => r.target === '203.0.113.0/24')!;
+    assert.equal((longPath.structured as { paths: string[] }).paths[0]!.length, 256, 'a caller-chosen path is cut');
+    written.length = 0;
     for (let i = 0; i < 1500; i++) refuse(`10.${i >> 8}.${i & 255}.0/24`);
     tally.flush();
-    // 192.0.2.0/24 (still counting from this minute) and 999 new networks fill the bound; 501 share `other`.
+    // 1000 new networks fill the bound (the flush above emptied the tally); 500 share `other`.
     assert.equal(written.length, 1001, 'the first 1000 networks and one shared row');
-    assert.deepEqual(counts(written).at(-1), ['other', 501]);
+    assert.deepEqual(counts(written).at(-1), ['other', 500]);
   });
 });
