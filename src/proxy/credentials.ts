@@ -16,7 +16,7 @@ const DROPPED = new Set<string>([
 
 const stripBearer = (value: string): string => value.replace(/^Bearer[ \t]+/i, '').trim();
 
-interface ClientCredential {
+export interface ClientCredential {
   /** The header it came in. */
   header: (typeof CREDENTIAL_HEADERS)[number];
   /** The header's value as sent (trimmed). */
@@ -25,8 +25,8 @@ interface ClientCredential {
   value: string;
 }
 
-/** The first credential header that carries a key other than one of Warden's own secrets. */
-function clientCredential(headers: IncomingHttpHeaders, isOwnSecret: (value: string) => boolean): ClientCredential | undefined {
+/** The provider key the client sent (the first credential header that is not one of Warden's own secrets). */
+export function providerCredential(headers: IncomingHttpHeaders, isOwnSecret: (value: string) => boolean): ClientCredential | undefined {
   for (const header of CREDENTIAL_HEADERS) {
     const raw = headers[header];
     if (typeof raw !== 'string' || raw.trim() === '') continue;
@@ -36,24 +36,17 @@ function clientCredential(headers: IncomingHttpHeaders, isOwnSecret: (value: str
   return undefined;
 }
 
-/** The provider key the client sent, skipping any value that is one of Warden's own secrets. */
-export function providerCredential(headers: IncomingHttpHeaders, isOwnSecret: (value: string) => boolean): string | undefined {
-  return clientCredential(headers, isOwnSecret)?.value;
-}
-
 /** The credential in the client's own header form (AS_SENT providers). */
-function asSent(headers: IncomingHttpHeaders, credential: string, isOwnSecret: (value: string) => boolean): [string, string] {
-  const source = clientCredential(headers, isOwnSecret);
+function asSent(credential: ClientCredential): [string, string] {
   // X-AI-Auth is Warden's carrier for the provider key, not a provider's header: it goes as OpenAI-style Bearer.
-  if (!source || source.value !== credential || source.header === 'x-ai-auth') return ['authorization', `Bearer ${credential}`];
-  return [source.header, source.raw];
+  return credential.header === 'x-ai-auth' ? ['authorization', `Bearer ${credential.value}`] : [credential.header, credential.raw];
 }
 
 /** Headers for the upstream request: the client's own (minus the dropped ones) plus the credential. */
 export function upstreamHeaders(
   headers: IncomingHttpHeaders,
   provider: Pick<Provider, 'auth_header'>,
-  credential: string | undefined,
+  credential: ClientCredential | undefined,
   isOwnSecret: (value: string) => boolean,
 ): Record<string, string> {
   const out: Record<string, string> = {};
@@ -69,10 +62,10 @@ export function upstreamHeaders(
     if (typeof authorization === 'string' && !isOwnSecret(stripBearer(authorization))) out.authorization = authorization;
   } else if (credential !== undefined) {
     if (provider.auth_header === AS_SENT) {
-      const [name, value] = asSent(headers, credential, isOwnSecret);
+      const [name, value] = asSent(credential);
       out[name] = value;
-    } else if (provider.auth_header === 'authorization') out.authorization = `Bearer ${credential}`;
-    else out[provider.auth_header] = credential;
+    } else if (provider.auth_header === 'authorization') out.authorization = `Bearer ${credential.value}`;
+    else out[provider.auth_header] = credential.value;
   }
   return out;
 }

@@ -53,25 +53,26 @@ describe('provider credentials', () => {
   const own = (v: string) => auth.isOwnSecret(v);
 
   test('taken from X-AI-Auth first, then Authorization, x-api-key, api-key, x-goog-api-key', () => {
-    assert.equal(providerCredential({ 'x-ai-auth': 'Bearer a', authorization: 'Bearer b' }, own), 'a');
-    assert.equal(providerCredential({ authorization: 'Bearer b', 'x-api-key': 'c' }, own), 'b');
-    assert.equal(providerCredential({ 'api-key': 'd' }, own), 'd');
-    assert.equal(providerCredential({ 'x-goog-api-key': 'e' }, own), 'e');
+    assert.equal(providerCredential({ 'x-ai-auth': 'Bearer a', authorization: 'Bearer b' }, own)?.value, 'a');
+    assert.equal(providerCredential({ authorization: 'Bearer b', 'x-api-key': 'c' }, own)?.value, 'b');
+    assert.equal(providerCredential({ 'api-key': 'd' }, own)?.value, 'd');
+    assert.equal(providerCredential({ 'x-goog-api-key': 'e' }, own)?.value, 'e');
   });
 
   test('the master key and the gateway token are never taken as provider credentials', () => {
-    assert.equal(providerCredential({ authorization: 'Bearer sk-warden-master', 'x-api-key': 'real' }, own), 'real');
+    assert.equal(providerCredential({ authorization: 'Bearer sk-warden-master', 'x-api-key': 'real' }, own)?.value, 'real');
     assert.equal(providerCredential({ authorization: 'Bearer gateway-token' }, own), undefined);
   });
 
   test('sent the way each provider expects, with the client\'s credential headers removed', () => {
+    const sent = { header: 'authorization' as const, raw: 'Bearer sk-x', value: 'sk-x' };
     const incoming = { authorization: 'Bearer sk-x', 'content-type': 'application/json', 'x-warden-auth': 'Bearer t', 'anthropic-version': 'v', cookie: 'c=1' };
-    assert.deepEqual(upstreamHeaders(incoming, { auth_header: 'x-api-key' }, 'sk-x', own), {
+    assert.deepEqual(upstreamHeaders(incoming, { auth_header: 'x-api-key' }, sent, own), {
       'content-type': 'application/json', 'anthropic-version': 'v', 'accept-encoding': 'identity', 'x-api-key': 'sk-x',
     });
-    assert.equal(upstreamHeaders(incoming, { auth_header: 'authorization' }, 'sk-x', own).authorization, 'Bearer sk-x');
-    assert.equal(upstreamHeaders(incoming, { auth_header: 'x-goog-api-key' }, 'sk-x', own)['x-goog-api-key'], 'sk-x');
-    assert.equal(upstreamHeaders(incoming, { auth_header: 'api-key' }, 'sk-x', own)['api-key'], 'sk-x');
+    assert.equal(upstreamHeaders(incoming, { auth_header: 'authorization' }, sent, own).authorization, 'Bearer sk-x');
+    assert.equal(upstreamHeaders(incoming, { auth_header: 'x-goog-api-key' }, sent, own)['x-goog-api-key'], 'sk-x');
+    assert.equal(upstreamHeaders(incoming, { auth_header: 'api-key' }, sent, own)['api-key'], 'sk-x');
     const signed = { authorization: 'AWS4-HMAC-SHA256 Credential=AKID/20261121/us-east-1/bedrock/aws4_request, Signature=abc' };
     assert.equal(upstreamHeaders(signed, { auth_header: 'passthrough' }, undefined, own).authorization, signed.authorization);
   });
