@@ -116,21 +116,16 @@ function compilePattern(rule: Rule & { source: string }, index: number): RE2 {
   }
 }
 
-/** Capturing groups in an RE2 pattern: `(` not escaped, not in a class, and not `(?:`/`(?i)` (but `(?P<n>`). */
+/**
+ * Capturing groups in a pattern, as RE2 counts them: with an empty alternative it matches '' and reports every
+ * group. A pattern RE2 refuses counts as having any number: its compile error, which names the rule, follows.
+ */
 export function captureGroups(pattern: string): number {
-  let count = 0;
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\') i++;
-    else if (inClass) inClass = ch !== ']';
-    else if (ch === '[') {
-      inClass = true;
-      if (pattern[i + 1] === ']') i++; // a leading ] is a literal
-      else if (pattern[i + 1] === '^' && pattern[i + 2] === ']') i += 2;
-    } else if (ch === '(' && (pattern[i + 1] !== '?' || pattern.startsWith('(?P<', i) || pattern.startsWith('(?<', i))) count++;
+  try {
+    return new RE2(`(?:${pattern})|`, 'u').exec('')!.length - 1;
+  } catch {
+    return Infinity;
   }
-  return count;
 }
 
 function compileRule(rule: Rule, file: string, builtin: boolean): CompiledRule {
