@@ -45,7 +45,7 @@ export interface ScopeContext {
 }
 
 /** Home directory of the user owning `dir` (`/home/dev/project` → `/home/dev`), or '' when not a home. */
-export function homeOf(dir: string): string {
+export function homeContaining(dir: string): string {
   const m = HOME_DIR.exec(dir);
   return m ? m[1]! : '';
 }
@@ -82,7 +82,7 @@ export function resolvePath(path: string, ctx: ScopeContext): string {
   if (first !== '~' && first !== '$' && first !== '`') {
     return normalizePath(!path.startsWith('/') && ctx.dir !== '' ? `${ctx.dir}/${path}` : path);
   }
-  const home = homeOf(ctx.root || ctx.dir);
+  const home = homeContaining(ctx.root || ctx.dir);
   let p = replacePrefix(path, HOME_MARKERS, home || '~');
   if (p === undefined && path.startsWith('~') && !path.startsWith('~/')) {
     const slash = path.indexOf('/');
@@ -162,7 +162,7 @@ export function pathScope(path: string, ctx: ScopeContext): Scope {
 function broadScope(path: string, { prefix, glob }: { prefix: string; glob: boolean }, ctx: ScopeContext): Scope {
   if (path === '') return 'unknown';
   if (path === INPUT_TARGETS) return 'input';
-  const home = homeOf(ctx.root || ctx.dir);
+  const home = homeContaining(ctx.root || ctx.dir);
   const resolved = resolvePath(prefix, ctx);
   if (VARIABLE.test(resolved) || resolved.includes('`')) return variableScope(path) ?? 'unknown';
   if (resolved === '/' || resolved === '') return resolved === '/' ? 'root' : 'project';
@@ -180,7 +180,7 @@ function broadScope(path: string, { prefix, glob }: { prefix: string; glob: bool
     if (resolved === '..' || resolved.startsWith('../')) return 'ancestor';
     return vcsOrInside(resolved, glob);
   }
-  if (HOME_DIR.test(resolved) && homeOf(resolved) === resolved) return 'home';
+  if (HOME_DIR.test(resolved) && homeContaining(resolved) === resolved) return 'home';
   const top = resolved.split('/')[1] ?? '';
   if (SYSTEM_TOP.has(top) && !HOME_DIR.test(resolved)) return 'system';
   return ctx.root === '' && BUILD_NAME.test(resolved.split('/').pop()!) ? 'elsewhere' : 'outside';

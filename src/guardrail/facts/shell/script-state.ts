@@ -2,7 +2,7 @@
 // (`alias x='rm -rf'; x ~`), git aliases (`git config alias.x …`), the current directory (`cd / && rm -rf *`)
 // and files downloaded earlier (`curl -o i.sh … && sh i.sh`). Tracked in order, without control flow: a
 // conservative reading (a branch not taken still counts), which is what a guard wants.
-import { homeOf, resolvePath, type ScopeContext } from './scope.js';
+import { homeContaining, resolvePath, type ScopeContext } from './scope.js';
 
 const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
 const WHOLE_REFERENCE = /^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/;
@@ -72,7 +72,7 @@ export class ScriptState {
       this.scope.dir = '';
       return;
     }
-    const home = homeOf(this.scope.root || this.scope.dir);
+    const home = homeContaining(this.scope.root || this.scope.dir);
     const dir = target === undefined ? home || '~' : resolvePath(target, this.scope);
     this.scope.dir = dir.includes('$') || dir.includes('`') ? '' : dir || '/';
   }
