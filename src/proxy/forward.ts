@@ -242,7 +242,8 @@ async function relayStream(
 }
 
 const ACTION_RANK = { allow: 0, alert: 1, confirm: 2, block: 3 } as const;
-const ruleIds = (d: ProxyDecision) => d.findings.map((f) => f.rule.id);
+/** What an audit row says of one inspection: its action, the action before the mode, the rules behind it. */
+const summary = (d: ProxyDecision) => ({ action: d.verdict.action, raw_action: d.verdict.raw_action, rule_ids: d.findings.map((f) => f.rule.id) });
 const routeName = (call: ProxiedCall) => (call.chatRoute ? 'chat' : 'passthrough');
 
 /** The row a stream commits before its first byte: the call and the request's verdict. */
@@ -254,7 +255,7 @@ function streamOpenEvent(call: ProxiedCall, provider: string, format: ProviderFo
     details: request.verdict.reason || undefined,
     structured: {
       format: format.name, model: view.model, stream: true,
-      request: { action: request.verdict.action, raw_action: request.verdict.raw_action, rule_ids: ruleIds(request) },
+      request: summary(request),
     },
   };
 }
@@ -273,8 +274,8 @@ function auditEvent(
     details: worst.verdict.reason || undefined,
     structured: {
       format: format.name, model: view.model, stream: view.stream, status: extra.status, blocked: extra.blocked ?? false,
-      request: { action: request.verdict.action, raw_action: request.verdict.raw_action, rule_ids: ruleIds(request) },
-      ...(answer ? { response: { action: answer.verdict.action, raw_action: answer.verdict.raw_action, rule_ids: ruleIds(answer) } } : {}),
+      request: summary(request),
+      ...(answer ? { response: summary(answer) } : {}),
     },
   };
 }
