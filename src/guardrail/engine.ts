@@ -109,11 +109,6 @@ function globalTwin(rule: CompiledRule, index: number): RE2 {
   return global;
 }
 
-/** Does the rule look at each match (checksum tags, value checks), rather than take the first one? */
-function validatesMatches(rule: CompiledRule): boolean {
-  return rule.tags.includes('luhn') || rule.tags.includes('iban') || rule.tags.includes('jwt') || checksValues(rule);
-}
-
 /** Checksum tags (`luhn`, `iban`, `jwt`) and the value checks (placeholders, entropy) on one match. */
 function acceptsMatch(rule: CompiledRule, match: RegExpExecArray): boolean {
   if (rule.tags.includes('luhn') && !passesLuhn(match[0])) return false;
@@ -124,9 +119,8 @@ function acceptsMatch(rule: CompiledRule, match: RegExpExecArray): boolean {
 
 /** The first match of one of the rule's nominated patterns that passes the rule's checks. */
 function patternEvidence(rule: CompiledRule, patterns: Set<number>, text: string): string | undefined {
-  const validates = validatesMatches(rule);
   for (const index of patterns) {
-    if (!validates) {
+    if (!rule.checksMatches) {
       const match = rule.regex(index).exec(text);
       if (match) return match[0].slice(0, MAX_EVIDENCE);
       continue;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import RE2 from 're2';
 import { Compile } from 'typebox/compile';
 import { readRuleYaml } from '../../util/rule-file.js';
+import { checksValues } from '../secrets/value-check.js';
 import { compileExpression, type CompiledExpression } from './expression.js';
 import { PackManifestSchema, RuleFileSchema, type PackManifest, type Rule } from './schema.js';
 
@@ -27,6 +28,8 @@ export interface CompiledRule extends Rule {
   /** Pattern `index` as its own RE2 (for evidence), compiled the first time a scan needs it. */
   regex(index: number): RE2;
   evaluate?: CompiledExpression;
+  /** Each match is checked (checksum tags, value checks) rather than the first one taken: decided once, at load. */
+  checksMatches: boolean;
 }
 
 export interface RulePack {
@@ -147,6 +150,7 @@ function compileRule(rule: Rule, file: string, builtin: boolean): CompiledRule {
       throw new RulePackError(`${file}: rule ${rule.id}: expression: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  return { ...rule, source: file, builtin, regex, evaluate };
+  const checksMatches = rule.tags.includes('luhn') || rule.tags.includes('iban') || rule.tags.includes('jwt') || checksValues(rule);
+  return { ...rule, source: file, builtin, regex, evaluate, checksMatches };
 }
 
