@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepare a machine for Warden: Node.js 20+, a C++ toolchain for the native SQLite binding, then `npm ci`
+# Prepare a machine for Warden: Node.js 24 LTS (24.16+), a C++ toolchain for the native SQLite binding, then `npm ci`
 # (which also compiles TypeScript to dist/). Safe to run again; installs only what is missing.
 # Packages come from Debian's apt and the npm registry only.
 set -euo pipefail
@@ -13,9 +13,10 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@"
 }
 
+# 24.16 is the oldest release the upstream agent gateway (the `openclaw` package) runs on.
 node_is_recent() {
   command -v node >/dev/null 2>&1 &&
-    node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'
+    node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>24||(a===24&&b>=16)?0:1)'
 }
 
 # Native addons (better-sqlite3) are compiled by node-gyp when no prebuilt binary can be fetched.
@@ -30,17 +31,27 @@ if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ]; then
 fi
 
 if ! node_is_recent; then
-  # Debian 12 ships Node.js 18; bring npm from apt, then Node.js 20 from the npm registry (a binary package).
+  # Debian 12 ships Node.js 18; bring npm from apt, then Node.js 24 from the npm registry (the `node` package is
+  # the official binary). It goes to /usr/local, which comes before /usr/bin on a standard PATH, so the
+  # distribution's node stays untouched.
   command -v npm >/dev/null 2>&1 || apt_install nodejs npm ca-certificates
-  as_root npm install -g --no-fund --no-audit node@20
+  as_root npm install -g --prefix /usr/local --no-fund --no-audit node@24
+  export PATH="/usr/local/bin:$PATH"
   hash -r
-  node_is_recent || { echo "bootstrap: Node.js 20.19+ is required, found $(node --version 2>/dev/null || echo none)" >&2; exit 1; }
+  node_is_recent || { echo "bootstrap: Node.js 24.16+ is required, found $(node --version 2>/dev/null || echo none)" >&2; exit 1; }
 fi
 
-# node-gyp must build against the running Node's headers; point it at them instead of downloading them.
+# node-gyp must build native addons (better-sqlite3, re2) against the running Node's headers; point it at them
+# instead of downloading them. A distribution install keeps them in <prefix>/include/node; the npm `node` package
+# keeps them in its platform package beside the binary.
 if [ -z "${npm_config_nodedir:-}" ]; then
-  prefix=$(node -p 'require("path").resolve(process.execPath, "../..")')
-  if [ -f "$prefix/include/node/node.h" ]; then export npm_config_nodedir="$prefix"; fi
+  nodedir=$(node -e '
+    const { dirname, resolve } = require("path"); const { existsSync, realpathSync } = require("fs");
+    const bin = dirname(realpathSync(process.execPath));
+    const candidates = [resolve(bin, ".."), resolve(bin, "../node_modules/node-" + process.platform + "-" + process.arch)];
+    const found = candidates.find((dir) => existsSync(resolve(dir, "include/node/node.h")));
+    if (found) console.log(found);')
+  if [ -n "$nodedir" ]; then export npm_config_nodedir="$nodedir"; fi
 fi
 
 npm ci --no-fund --no-audit
