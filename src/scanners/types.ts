@@ -109,7 +109,7 @@ export class AnalyzerUnavailable extends Error {
   override readonly name = 'AnalyzerUnavailable';
 }
 
-export const POLICY_PRESETS = ['balanced', 'low-noise', 'quiet', 'strict', 'permissive'] as const;
+export const SCAN_PRESETS = ['balanced', 'low-noise', 'quiet', 'strict', 'permissive'] as const;
 
 export interface ScanOptions {
   use_behavioral: boolean;
