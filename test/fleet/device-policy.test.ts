@@ -107,7 +107,7 @@ describe('policy routes', () => {
       assert.deepEqual(message.subarray(-32), createHmac('sha256', Buffer.from(OTA_KEY, 'hex')).update(blob).digest(), 'signed with WARDEN_OTA_HMAC_KEY');
       assert.equal(readBlob(blob).header.version, 1);
       assert.equal(((await (await post('/policy/push', { tenant_id: 3, fleet_id: 4, policy_yaml: POLICY })).json()) as { version: number }).version, 2);
-      const versions = (await (await fetch(`${gw.url}/api/v1/fleet/device-policy/versions?tenant_id=3&fleet_id=4`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { versions: { version: number; distributed: boolean; policy_bin: unknown }[] };
+      const versions = (await (await fetch(`${gw.url}/api/v1/fleet/policy/versions?tenant_id=3&fleet_id=4`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as { versions: { version: number; distributed: boolean; policy_bin: unknown }[] };
       assert.deepEqual(versions.versions.map((v) => [v.version, v.distributed, v.policy_bin]), [[2, true, null], [1, true, null]]);
     } finally {
       await subscriber.endAsync();
@@ -119,7 +119,7 @@ describe('policy routes', () => {
     assert.equal((await post('/policy/push', { tenant_id: 3, fleet_id: 5, policy_yaml: POLICY, profile: 'huge' })).status, 400);
     const big = `default_action: block\nhashes:\n  deny:\n${Array.from({ length: 100 }, (_, i) => `    - "${i.toString(16).padStart(64, '0')}"`).join('\n')}\n`;
     assert.equal((await post('/policy/push', { tenant_id: 3, fleet_id: 5, policy_yaml: big, profile: 'minimal' })).status, 413);
-    assert.equal((await fetch(`${gw.url}/api/v1/fleet/device-policy/versions?tenant_id=3`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 400);
+    assert.equal((await fetch(`${gw.url}/api/v1/fleet/policy/versions?tenant_id=3`, { headers: { authorization: `Bearer ${ADMIN}` } })).status, 400);
   });
 
   test('push at version 65534 is 409', async () => {
