@@ -11,11 +11,7 @@ import {
   addUsage, AnalyzerUnavailable, SCAN_SEVERITIES, type AnalyzerContext, type AnalyzerFinding, type Finding, type LlmUsage,
   type ScanOptions, type ScanResult, type ScanSeverity,
 } from './types.js';
-
-export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
-  use_behavioral: false, use_llm: false, use_reputation: false, use_ai_guard: false, use_trigger: false,
-  use_osv: false, enable_meta: false, llm_consensus_runs: 1, policy: 'balanced', lenient: false,
-};
+import { DEFAULT_SCAN_OPTIONS } from './options.js';
 
 export interface ScanDeps {
   /** SKILL_SCANNER_*, AI_GUARD_API_KEY… */

@@ -13,7 +13,7 @@ import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limi
 import { AGENT_SKILL_FOLDERS, envRoots, homeOf, rootsOf } from '../scanners/paths.js';
 import { BatchStore } from './batches.js';
 import type { ScannerContext } from './context.js';
-import { ScanPool } from './pool.js';
+import { ScanPool } from '../scanners/pool/pool.js';
 import { batchRoutes } from './routes/batch.js';
 import { infoRoutes } from './routes/info.js';
 import { scanRoutes } from './routes/scan.js';

@@ -1,10 +1,10 @@
 // A scan in a worker thread (piscina): the server's event loop keeps answering while analyzers parse and
 // match. Errors come back as data, because error classes do not survive the trip between threads.
-import { PresetError } from '../scanners/presets.js';
-import { PathRejected, confinePath } from '../scanners/paths.js';
-import { scanSkill } from '../scanners/scan.js';
-import { SkillLoadError } from '../scanners/skill.js';
-import { AnalyzerUnavailable, type ScanOptions, type ScanResult } from '../scanners/types.js';
+import { PresetError } from '../presets.js';
+import { PathRejected, confinePath } from '../paths.js';
+import { scanSkill } from '../scan.js';
+import { SkillLoadError } from '../skill.js';
+import { AnalyzerUnavailable, type ScanOptions, type ScanResult } from '../types.js';
 
 export interface ScanTask {
   directory: string;
