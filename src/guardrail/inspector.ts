@@ -63,7 +63,7 @@ export class Inspector {
 }
 
 /** Every string in the arguments, depth-first and bounded, so patterns see unescaped values, one per line. */
-export function argumentStrings(args: unknown): string[] {
+function argumentStrings(args: unknown): string[] {
   const out: string[] = [];
   const walk = (value: unknown, depth: number): void => {
     if (out.length >= MAX_ARG_STRINGS) return;

@@ -36,7 +36,7 @@ export interface ScannerOptions {
  * SKILL_SCANNER_ALLOWED_ROOTS when set, else its working directory and the user's agent skill folders; plus
  * the --allow-root folders either way.
  */
-export function scannerRoots(env: Record<string, string | undefined>, allowRoots: readonly string[] = [], cwd = process.cwd()): string[] {
+function scannerRoots(env: Record<string, string | undefined>, allowRoots: readonly string[] = [], cwd = process.cwd()): string[] {
   return rootsOf([...(envRoots(env) ?? [cwd, ...AGENT_SKILL_FOLDERS]), ...allowRoots], homeOf(env));
 }
 

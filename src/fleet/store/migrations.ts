@@ -2,7 +2,7 @@
 // Never edit a shipped entry: add a new one.
 import type { Schema } from '../../db/migrate.js';
 
-export const FLEET_MIGRATIONS: readonly string[] = [
+const FLEET_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE devices (
     composite_id    TEXT PRIMARY KEY,           -- decimal uint64 (does not fit SQLite's signed INTEGER)

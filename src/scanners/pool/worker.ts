@@ -16,7 +16,7 @@ export interface ScanTask {
 
 export type ScanOutcome = { ok: true; result: ScanResult } | { ok: false; status: number; detail: string };
 
-export function outcomeOf(err: unknown): ScanOutcome {
+function outcomeOf(err: unknown): ScanOutcome {
   if (err instanceof PathRejected) return { ok: false, status: err.status, detail: err.message };
   if (err instanceof PresetError || err instanceof AnalyzerUnavailable) return { ok: false, status: 400, detail: err.message };
   if (err instanceof SkillLoadError) {
