@@ -15,7 +15,7 @@ import { connectorConfigProblems } from '../connectors/registry.js';
 import { InspectionEngine } from '../guardrail/engine.js';
 import { Inspector } from '../guardrail/inspector.js';
 import { loadRulePack } from '../guardrail/rules/load.js';
-import { verdictPolicy } from '../guardrail/thresholds.js';
+import { verdictThresholds } from '../guardrail/thresholds.js';
 import { ProxyAuthenticator } from '../proxy/auth.js';
 import { ProxyInspection } from '../proxy/inspection.js';
 import { deriveMasterKey } from '../proxy/master-key.js';
@@ -71,7 +71,7 @@ export function prepare(env: NodeJS.ProcessEnv): Prepared {
   const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
   // A bad provider registry refuses the start too.
   const registry = new ProviderRegistry(settings.config);
-  return { settings, inspector: new Inspector(engine, verdictPolicy(settings.config)), registry };
+  return { settings, inspector: new Inspector(engine, verdictThresholds(settings.config)), registry };
 }
 
 interface Listeners {
