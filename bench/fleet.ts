@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import { encodeMessage } from '../src/fleet/device-messages.js';
-import { registerDevice, startSimulatedFleet } from '../src/fleet/simulate-fleet.js';
+import { registerDevice, startSimulatedFleet } from '../src/fleet/simulated-fleet.js';
 import { load } from './lib/load.js';
 import { startProcess } from './lib/processes.js';
 import { round, writeResult } from './lib/report.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { InspectionEngine } from '../src/guardrail/engine.js';
 import { Inspector } from '../src/guardrail/inspector.js';
 import { loadRulePack } from '../src/guardrail/rules/load.js';
-import type { VerdictPolicy } from '../src/guardrail/thresholds.js';
+import type { VerdictThresholds } from '../src/guardrail/thresholds.js';
 import { load, warmUp, type LoadResult } from './lib/load.js';
 import { startProcess } from './lib/processes.js';
 import { median, round, writeResult } from './lib/report.js';
@@ -21,7 +21,7 @@ const CORPUS = fileURLToPath(new URL('../test/corpus/', import.meta.url));
 const TOKEN = 'bench-token-0123456789abcdef0123456789abcdef';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const POLICY: VerdictPolicy = { mode: 'action', blockAt: 'CRITICAL', alertAt: 'MEDIUM', hiltEnabled: false, hiltMinSeverity: 'HIGH' };
+const THRESHOLDS: VerdictThresholds = { mode: 'action', blockAt: 'CRITICAL', alertAt: 'MEDIUM', hiltEnabled: false, hiltMinSeverity: 'HIGH' };
 
 /** Whole lines (so a script stays valid shell) adding up to just under 4 KiB. */
 function fourKiB(line: string): string {
@@ -76,7 +76,7 @@ export async function run(): Promise<void> {
   const started = performance.now();
   const engine = new InspectionEngine(loadRulePack('default'));
   const packLoadMs = performance.now() - started;
-  const inspector = new Inspector(engine, POLICY);
+  const inspector = new Inspector(engine, THRESHOLDS);
   const write4k = microbench(() => inspector.tool(WRITE_4K.tool, WRITE_4K.args));
   const bash4k = microbench(() => inspector.tool(BASH_4K.tool, BASH_4K.args));
   const jsonBaseline = microbench(() => JSON.parse(JSON.stringify(WRITE_4K)));

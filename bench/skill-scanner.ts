@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { loadSkill } from '../src/scanners/skill.js';
-import { ScanPool } from '../src/skill-scanner/pool.js';
+import { ScanPool } from '../src/scanners/pool/pool.js';
 import { buildScannerServer } from '../src/skill-scanner/server.js';
 import { buildZip } from '../test/helpers/zip.js';
 import { tempSkills } from '../test/helpers/skills.js';

@@ -1,5 +1,7 @@
-// Forward-only schema migrations for audit.db. Each entry moves the schema one version up; the version is
-// kept in SQLite's user_version. Never edit a shipped entry: add a new one.
+// Forward-only schema migrations for audit.db, run by src/db/migrate.ts. Each entry moves the schema one
+// version up; the version is kept in SQLite's user_version. Never edit a shipped entry: add a new one.
+import type { Schema } from '../db/migrate.js';
+
 export const AUDIT_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE audit_events (
@@ -91,3 +93,5 @@ export const AUDIT_MIGRATIONS: readonly string[] = [
     SELECT * FROM audit_events WHERE severity IN ('CRITICAL', 'HIGH', 'MEDIUM', 'LOW');
   `,
 ];
+
+export const AUDIT_SCHEMA: Schema = { name: 'audit database', migrations: AUDIT_MIGRATIONS };

@@ -10,7 +10,7 @@ import type { FleetDevices } from './devices.js';
 import type { DeviceAddress } from './ids.js';
 import { topics, type FleetMqtt } from './mqtt.js';
 
-export const ENROLL_NONCE_BYTES = 16;
+const ENROLL_NONCE_BYTES = 16;
 
 export type EnrollOutcome = 'enrolled' | 'bad_enroll' | 'enroll_existing';
 

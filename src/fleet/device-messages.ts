@@ -4,11 +4,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { DeviceStatus } from './store/types.js';
 
-export const MESSAGE_BYTES = 74;
+const MESSAGE_BYTES = 74;
 const SIGNED_BYTES = 42;
 const KINDS = { heartbeat: Buffer.from('WHBT'), register: Buffer.from('WREG') } as const;
 export type MessageKind = keyof typeof KINDS;
-export const STATUSES: readonly DeviceStatus[] = ['online', 'offline', 'degraded', 'lockdown'];
+const STATUSES: readonly DeviceStatus[] = ['online', 'offline', 'degraded', 'lockdown'];
 /** flags bit 0: the device rolled back a canary policy and keeps reporting it. */
 export const CANARY_ROLLBACK = 0x1;
 

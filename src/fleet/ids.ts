@@ -9,8 +9,8 @@ export interface DeviceAddress {
 
 const U64_MAX = (1n << 64n) - 1n;
 
-export const isU16 = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 0xffff;
-export const isU32 = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff;
+const isU16 = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 0xffff;
+const isU32 = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 0xffffffff;
 
 export function compositeId({ tenant_id, fleet_id, device_id }: DeviceAddress): bigint {
   if (!isU16(tenant_id) || !isU16(fleet_id) || !isU32(device_id)) throw new RangeError('tenant and fleet must be uint16, device uint32');

@@ -16,7 +16,7 @@ export function writeProcessInfo(path: string, info: GatewayProcessInfo): void {
   writeFileAtomic(path, `${JSON.stringify(info)}\n`, 0o600);
 }
 
-export function readProcessInfo(path: string): GatewayProcessInfo | undefined {
+function readProcessInfo(path: string): GatewayProcessInfo | undefined {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as GatewayProcessInfo;
   } catch {

@@ -6,15 +6,16 @@ import { AuditStore } from '../audit/store.js';
 import { connectAddress, httpUrl, isLoopbackAddress, sidecarBindAddress } from '../config/bind.js';
 import { ConfigError, loadConfigFile } from '../config/load.js';
 import { loadSettings, type Settings } from '../config/settings.js';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { HookInspector } from '../connectors/hook-inspection.js';
 import { HookTokens } from '../connectors/hook-tokens.js';
-import { ChainTracker } from '../guardrail/chains/index.js';
+import { CHAIN_SCHEMA, ChainTracker } from '../guardrail/chains/index.js';
+import { openDatabase } from '../db/open.js';
 import { connectorConfigProblems } from '../connectors/registry.js';
 import { InspectionEngine } from '../guardrail/engine.js';
 import { Inspector } from '../guardrail/inspector.js';
 import { loadRulePack } from '../guardrail/rules/load.js';
-import { verdictPolicy } from '../guardrail/thresholds.js';
+import { verdictThresholds } from '../guardrail/thresholds.js';
 import { ProxyAuthenticator } from '../proxy/auth.js';
 import { ProxyInspection } from '../proxy/inspection.js';
 import { deriveMasterKey } from '../proxy/master-key.js';
@@ -44,11 +45,7 @@ export interface RunningGateway {
 
 /** Chain state lives in its own file: its updates sit on the hook path and must not wait on the audit writer. */
 function openChainsDatabase(path: string): Database.Database {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 1000');
-  return db;
+  return openDatabase(path, { busyTimeoutMs: 1000, schema: CHAIN_SCHEMA });
 }
 
 export function createLogger(level: string): FastifyBaseLogger {
@@ -74,7 +71,7 @@ export function prepare(env: NodeJS.ProcessEnv): Prepared {
   const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
   // A bad provider registry refuses the start too.
   const registry = new ProviderRegistry(settings.config);
-  return { settings, inspector: new Inspector(engine, verdictPolicy(settings.config)), registry };
+  return { settings, inspector: new Inspector(engine, verdictThresholds(settings.config)), registry };
 }
 
 interface Listeners {

@@ -7,7 +7,7 @@ import type { HealthRegistry } from './health.js';
  * What the operator reads on a legacy host. No cleanup command ships yet, so it says what was detected, where,
  * and what to do by hand, and names no command that does not exist.
  */
-export function legacyStandaloneMessage(configPath: string): string {
+function legacyStandaloneMessage(configPath: string): string {
   return (
     `legacy standalone install detected: ${configPath} sets openshell.mode: standalone, the marker of a sandbox host ` +
     'set up before config_version 9 (while it is set, the sidecar binds to guardrail.host). To clean up by hand: stop ' +

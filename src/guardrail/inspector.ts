@@ -4,7 +4,7 @@ import { extractFacts } from './facts/index.js';
 import type { InspectionEngine, Finding } from './engine.js';
 import type { ActionFacts } from './facts/types.js';
 import { shippedInjectionScorer, withInjectionScore } from './injection/index.js';
-import type { VerdictPolicy } from './thresholds.js';
+import type { VerdictThresholds } from './thresholds.js';
 import { decide, FAST_ALLOW, type Verdict } from './verdict.js';
 
 export interface InspectOptions {
@@ -29,7 +29,7 @@ const MAX_ARG_STRINGS = 2000;
 export class Inspector {
   constructor(
     private readonly engine: InspectionEngine,
-    private readonly policy: VerdictPolicy,
+    private readonly thresholds: VerdictThresholds,
   ) {
     // The cue catalogue compiles in about 0.15 s: pay it when the gateway starts, not on the first prompt.
     shippedInjectionScorer();
@@ -58,12 +58,12 @@ export class Inspector {
 
   /** A verdict over findings gathered elsewhere too (ordered chains add theirs to a hook event's). */
   decide(findings: Finding[], options: InspectOptions): Verdict {
-    return decide(findings, this.policy, { nativeApproval: options.nativeApproval ?? false, reveal: options.reveal ?? false });
+    return decide(findings, this.thresholds, { nativeApproval: options.nativeApproval ?? false, reveal: options.reveal ?? false });
   }
 }
 
 /** Every string in the arguments, depth-first and bounded, so patterns see unescaped values, one per line. */
-export function argumentStrings(args: unknown): string[] {
+function argumentStrings(args: unknown): string[] {
   const out: string[] = [];
   const walk = (value: unknown, depth: number): void => {
     if (out.length >= MAX_ARG_STRINGS) return;

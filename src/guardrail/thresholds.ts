@@ -12,7 +12,7 @@ const PACK_THRESHOLDS: Record<string, { block_at: Severity; alert_at: Severity }
   permissive: { block_at: 'CRITICAL', alert_at: 'HIGH' },
 };
 
-export interface VerdictPolicy {
+export interface VerdictThresholds {
   mode: 'action' | 'observe';
   blockAt: Severity;
   alertAt: Severity;
@@ -20,7 +20,7 @@ export interface VerdictPolicy {
   hiltMinSeverity: Severity;
 }
 
-export function verdictPolicy(config: Config): VerdictPolicy {
+export function verdictThresholds(config: Config): VerdictThresholds {
   const { guardrail } = config;
   // A custom pack inherits the thresholds of the shipped pack it is named like, or the default pack's.
   const packDefaults = PACK_THRESHOLDS[guardrail.rule_pack] ?? PACK_THRESHOLDS.default!;

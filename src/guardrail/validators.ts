@@ -1,4 +1,5 @@
-// Checksums that separate real card numbers and IBANs from look-alike digit runs (order ids, versions).
+// Checks that separate real values from look-alikes: the Luhn and IBAN checksums (card numbers and IBANs vs
+// order ids and versions) and the shape of a signed JWT (vs an unsigned claim set anyone can write).
 
 /** Luhn (mod 10) over the digits of `text`, ignoring every other character. */
 export function passesLuhn(text: string): boolean {

@@ -1,7 +1,7 @@
 // From findings to the verdict the agent sees (spec "Inspection verdict", rules 1-6, and DESIGN.md 4).
 import type { Finding } from './engine.js';
 import { redactEvidence } from './redact.js';
-import { atLeast, SEVERITY_RANK, type VerdictPolicy, type VerdictSeverity } from './thresholds.js';
+import { atLeast, SEVERITY_RANK, type VerdictThresholds, type VerdictSeverity } from './thresholds.js';
 
 export type VerdictAction = 'block' | 'confirm' | 'alert' | 'allow';
 
@@ -35,12 +35,12 @@ export interface DecideOptions {
   reveal: boolean;
 }
 
-/** Empty content: allowed before any policy runs (rule 2). */
+/** Empty content: allowed before any threshold applies (rule 2). */
 export const FAST_ALLOW: Readonly<Verdict> = Object.freeze({
   action: 'allow', severity: 'NONE', confidence: 0, reason: '', findings: [], mode: '',
 });
 
-export function decide(findings: Finding[], policy: VerdictPolicy, options: DecideOptions): Verdict {
+export function decide(findings: Finding[], thresholds: VerdictThresholds, options: DecideOptions): Verdict {
   const ordered = [...findings].sort(
     (a, b) => SEVERITY_RANK[b.rule.severity] - SEVERITY_RANK[a.rule.severity] || b.rule.confidence - a.rule.confidence,
   );
@@ -49,21 +49,21 @@ export function decide(findings: Finding[], policy: VerdictPolicy, options: Deci
   const confidence = top ? Math.max(...ordered.filter((f) => f.rule.severity === severity).map((f) => f.rule.confidence)) : 0;
 
   let raw: VerdictAction = 'allow';
-  if (top && atLeast(severity, policy.blockAt)) raw = 'block';
-  else if (top && atLeast(severity, policy.alertAt)) {
-    raw = policy.hiltEnabled && atLeast(severity, policy.hiltMinSeverity) ? 'confirm' : 'alert';
+  if (top && atLeast(severity, thresholds.blockAt)) raw = 'block';
+  else if (top && atLeast(severity, thresholds.alertAt)) {
+    raw = thresholds.hiltEnabled && atLeast(severity, thresholds.hiltMinSeverity) ? 'confirm' : 'alert';
   }
   // Confirmation needs a caller that can ask the user; anything else fails closed (rule 4).
   if (raw === 'confirm' && !options.nativeApproval) raw = 'block';
 
   const verdict: Verdict = {
-    action: policy.mode === 'action' ? raw : 'allow', // rule 1: observe mode downgrades everything to allow
+    action: thresholds.mode === 'action' ? raw : 'allow', // rule 1: observe mode downgrades everything to allow
     raw_action: raw,
     severity,
     confidence,
     reason: top && raw !== 'allow' ? reasonFor(raw, top) : '',
     findings: ordered.map((f) => `${f.rule.id}:${f.rule.title}`),
-    mode: policy.mode,
+    mode: thresholds.mode,
   };
   if (ordered.length > 0) verdict.detailed_findings = ordered.map((f) => detailed(f, options.reveal));
   if (raw === 'block' && verdict.action !== 'block') verdict.would_block = true;

@@ -49,7 +49,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, format: ProviderFormat, status: number, message: string): void {
+function sendError(res: ServerResponse, format: ProviderFormat, status: number, message: string): void {
   if (!res.headersSent) sendJson(res, status, format.errorBody(status, message));
   else res.destroy();
 }

@@ -22,7 +22,7 @@ const MAX_EVENT = 8 * 1024 * 1024;
 
 const BLANK_LINE = /\r\n\r\n|\n\n|\r\r|\r\n\n|\n\r\n/g;
 
-export function parseSseBlock(block: string): StreamEvent | undefined {
+function parseSseBlock(block: string): StreamEvent | undefined {
   let name: string | undefined;
   const data: string[] = [];
   for (const line of block.split(/\r\n|\r|\n/)) {

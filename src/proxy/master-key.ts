@@ -10,12 +10,12 @@ const ROUNDS = 100_000;
 const KEY_BYTES = 32;
 /** PBKDF2 wants a salt; the key file is already random, so a fixed, purpose-naming salt suffices. */
 const SALT = 'warden proxy master key v1';
-export const MASTER_KEY_PREFIX = 'sk-warden-';
+const MASTER_KEY_PREFIX = 'sk-warden-';
 
 const pbkdf2Async = promisify(pbkdf2);
 
 /** Reads device.key, creating it when absent. Refuses anything but a regular file (no symlink tricks). */
-export function readOrCreateDeviceKey(path: string): Buffer {
+function readOrCreateDeviceKey(path: string): Buffer {
   return readOrCreateSecretFile(path, readDeviceKey, () => randomBytes(KEY_BYTES).toString('hex'));
 }
 

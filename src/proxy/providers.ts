@@ -8,7 +8,7 @@ import Value from 'typebox/value';
 import { parse } from 'yaml';
 import type { Config } from '../config/schema.js';
 
-export const BUILTIN_PROVIDERS_FILE = fileURLToPath(new URL('../../policies/providers.yaml', import.meta.url));
+const BUILTIN_PROVIDERS_FILE = fileURLToPath(new URL('../../policies/providers.yaml', import.meta.url));
 
 const BuiltinFile = Type.Object(
   {

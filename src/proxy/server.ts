@@ -4,7 +4,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { ProxyContext } from './context.js';
 import { AuthFailureTally } from './auth-failures.js';
-import { redactIp, redactUserAgent } from './client-context.js';
+import { redactIp, redactUserAgent } from './client-redaction.js';
 import { formatForPath } from './formats/index.js';
 import { controlRoutes } from './routes/control.js';
 import { InFlight } from './in-flight.js';

@@ -12,7 +12,7 @@ import { SEVERITY_RANK } from '../guardrail/thresholds.js';
 import type { StreamDecoder, StreamEvent } from './formats/types.js';
 import type { FramedEvent } from './framing.js';
 import type { ProxyDecision, ProxyInspection } from './inspection.js';
-import { toolCallFromArguments } from './formats/text.js';
+import { toolCallFromArguments } from './formats/tool-calls.js';
 
 /** Characters re-scanned before the newly settled text: longer than any single pattern match we rely on. */
 const OVERLAP = 1024;

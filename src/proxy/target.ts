@@ -14,7 +14,7 @@ const CONFIGURED_UPSTREAM = { name: 'configured', auth_header: 'authorization' }
  * llm.base_url for the chat route: a bare origin gets `/v1/chat/completions`; a base with a path (`…/v1`,
  * `…/api/v1`) gets `/chat/completions`, as OpenAI SDKs treat a base URL.
  */
-export function defaultChatUrl(baseUrl: string, search: string): URL {
+function defaultChatUrl(baseUrl: string, search: string): URL {
   const url = new URL(chatHrefs.get(baseUrl) ?? rememberChatHref(baseUrl));
   if (search !== '') url.search = search;
   return url;

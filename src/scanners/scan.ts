@@ -1,21 +1,17 @@
-// One skill scan: load the skill, run the analyzers the options ask for (side by side), apply the policy, and
+// One skill scan: load the skill, run the analyzers the options ask for (side by side), apply the scan preset, and
 // shape the result. Knows nothing of HTTP; the scanner server, the CLI and the sidecar all call scanSkill.
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ANALYZERS, type AnalyzerEntry } from './analyzers/index.js';
-import { applyPolicy, atLeast, resolvePolicy } from './policy.js';
+import { applyPreset, atLeast, resolvePreset } from './presets.js';
 import { loadSkill } from './skill.js';
 import { pseudoFileSystem } from './special-files.js';
 import {
   addUsage, AnalyzerUnavailable, SCAN_SEVERITIES, type AnalyzerContext, type AnalyzerFinding, type Finding, type LlmUsage,
   type ScanOptions, type ScanResult, type ScanSeverity,
 } from './types.js';
-
-export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
-  use_behavioral: false, use_llm: false, use_reputation: false, use_ai_guard: false, use_trigger: false,
-  use_osv: false, enable_meta: false, llm_consensus_runs: 1, policy: 'balanced', lenient: false,
-};
+import { DEFAULT_SCAN_OPTIONS } from './options.js';
 
 export interface ScanDeps {
   /** SKILL_SCANNER_*, AI_GUARD_API_KEY… */
@@ -32,7 +28,7 @@ const MAX_ERROR = 300;
 export async function scanSkill(directory: string, requested: Partial<ScanOptions>, deps: ScanDeps): Promise<ScanResult> {
   const started = performance.now();
   const options: ScanOptions = { ...DEFAULT_SCAN_OPTIONS, ...requested };
-  const policy = resolvePolicy(options.policy, deps.allowPath);
+  const preset = resolvePreset(options.policy, deps.allowPath);
   const skill = loadSkill(directory, { lenient: options.lenient });
   const usage: LlmUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
   let usageReported = false;
@@ -67,13 +63,13 @@ export async function scanSkill(directory: string, requested: Partial<ScanOption
     }
   }
 
-  const findings: Finding[] = applyPolicy(reviewed, policy).map((finding, i) => ({ id: `${finding.analyzer}-${i + 1}`, ...finding }));
+  const findings: Finding[] = applyPreset(reviewed, preset).map((finding, i) => ({ id: `${finding.analyzer}-${i + 1}`, ...finding }));
   const maxSeverity = SCAN_SEVERITIES.find((s) => findings.some((f) => f.severity === s)) ?? 'NONE';
   return {
     scan_id: randomUUID(),
     skill_name: skill.manifest?.name ?? basename(skill.root),
     skill_path: skill.root,
-    is_safe: !findings.some((f) => atLeast(f.severity, policy.unsafeAt)),
+    is_safe: !findings.some((f) => atLeast(f.severity, preset.unsafeAt)),
     max_severity: maxSeverity as ScanSeverity | 'NONE',
     findings_count: findings.length,
     findings,

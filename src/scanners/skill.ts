@@ -57,7 +57,7 @@ function splitList(value: unknown): string[] | undefined {
 }
 
 /** SKILL.md's front matter and body; throws a message saying what is wrong with the front matter. */
-export function parseSkillMarkdown(text: string): { manifest: SkillManifest; body: string } {
+function parseSkillMarkdown(text: string): { manifest: SkillManifest; body: string } {
   const match = FRONT_MATTER.exec(text);
   if (!match) throw new Error('SKILL.md has no YAML front matter (a block between --- lines at the top)');
   let raw: unknown;

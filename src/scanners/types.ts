@@ -1,5 +1,6 @@
 // The skill scanner's vocabulary (spec document 3, issue step 4): a skill as loaded from disk, what an
 // analyzer reports, and the result a scan returns. Shared by the scanner server, the CLI and the sidecar.
+import type { ScanOptions } from './options.js';
 
 export const SCAN_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
 export type ScanSeverity = (typeof SCAN_SEVERITIES)[number];
@@ -109,21 +110,10 @@ export class AnalyzerUnavailable extends Error {
   override readonly name = 'AnalyzerUnavailable';
 }
 
-export const POLICY_PRESETS = ['balanced', 'low-noise', 'quiet', 'strict', 'permissive'] as const;
+export const SCAN_PRESETS = ['balanced', 'low-noise', 'quiet', 'strict', 'permissive'] as const;
 
-export interface ScanOptions {
-  use_behavioral: boolean;
-  use_llm: boolean;
-  use_reputation: boolean;
-  use_ai_guard: boolean;
-  use_trigger: boolean;
-  use_osv: boolean;
-  enable_meta: boolean;
-  llm_consensus_runs: number;
-  /** A preset name or a path to a policy YAML file. */
-  policy: string;
-  lenient: boolean;
-}
+// Defined with the request schema it is derived from; exported here too, beside the other types analyzers use.
+export type { ScanOptions } from './options.js';
 
 export interface ScanResult {
   scan_id: string;

@@ -1,6 +1,6 @@
 // What the scanner server's routes are given.
 import type { BatchStore } from './batches.js';
-import type { ScanPool } from './pool.js';
+import type { ScanPool } from '../scanners/pool/pool.js';
 
 export interface ScannerContext {
   pool: ScanPool;

@@ -2,23 +2,8 @@
 // turns them into the OpenAPI document behind /docs and /redoc.
 import Type from 'typebox';
 import { oneOf } from '../config/schema.js';
+import { ScanFlags } from '../scanners/options.js';
 import { SCAN_CATEGORIES, SCAN_SEVERITIES } from '../scanners/types.js';
-
-const flag = (description: string) => Type.Optional(Type.Boolean({ description }));
-
-/** The scan flags shared by /scan, /scan-upload (as form fields) and /scan-batch. */
-export const ScanFlags = {
-  use_behavioral: flag('dataflow analysis of Python, JavaScript/TypeScript and shell (tree-sitter)'),
-  use_llm: flag('LLM judge (needs SKILL_SCANNER_LLM_API_KEY; 400 when it cannot be built)'),
-  use_reputation: flag('file hashes against the known-bad list'),
-  use_ai_guard: flag('AI analyzer (needs AI_GUARD_API_KEY)'),
-  use_trigger: flag('descriptions generic enough to hijack unrelated requests'),
-  use_osv: flag('exactly pinned Python and JavaScript dependencies against an OSV-compatible API'),
-  enable_meta: flag('meta-analyzer reviewing the other findings (not recommended)'),
-  llm_consensus_runs: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'LLM runs for majority consensus' })),
-  policy: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'balanced, low-noise, quiet, strict, permissive, or a YAML path' })),
-  lenient: flag('tolerate malformed skills (missing SKILL.md or front matter)'),
-};
 
 export const ScanRequest = Type.Object(
   { skill_directory: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path of the skill folder' }), ...ScanFlags },

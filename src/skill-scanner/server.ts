@@ -13,7 +13,7 @@ import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limi
 import { AGENT_SKILL_FOLDERS, envRoots, homeOf, rootsOf } from '../scanners/paths.js';
 import { BatchStore } from './batches.js';
 import type { ScannerContext } from './context.js';
-import { ScanPool } from './pool.js';
+import { ScanPool } from '../scanners/pool/pool.js';
 import { batchRoutes } from './routes/batch.js';
 import { infoRoutes } from './routes/info.js';
 import { scanRoutes } from './routes/scan.js';
@@ -36,7 +36,7 @@ export interface ScannerOptions {
  * SKILL_SCANNER_ALLOWED_ROOTS when set, else its working directory and the user's agent skill folders; plus
  * the --allow-root folders either way.
  */
-export function scannerRoots(env: Record<string, string | undefined>, allowRoots: readonly string[] = [], cwd = process.cwd()): string[] {
+function scannerRoots(env: Record<string, string | undefined>, allowRoots: readonly string[] = [], cwd = process.cwd()): string[] {
   return rootsOf([...(envRoots(env) ?? [cwd, ...AGENT_SKILL_FOLDERS]), ...allowRoots], homeOf(env));
 }
 

@@ -2,8 +2,8 @@
 // pushes and emergency frames reach subscribed devices, and device heartbeats reach the gateway.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startSimulatedFleet } from '../../src/fleet/simulate-fleet.js';
-import type { SimulatedDevice } from '../../src/fleet/simulator.js';
+import { startSimulatedFleet } from '../../src/fleet/simulated-fleet.js';
+import type { SimulatedDevice } from '../../src/fleet/simulated-device.js';
 import { startTestBroker, type TestBroker } from '../helpers/broker.js';
 import { eventually } from '../helpers/eventually.js';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';

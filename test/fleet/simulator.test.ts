@@ -2,8 +2,8 @@
 // that was offline during a lockdown catches up in order after its next heartbeat.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startSimulatedFleet } from '../../src/fleet/simulate-fleet.js';
-import type { SimulatedDevice } from '../../src/fleet/simulator.js';
+import { startSimulatedFleet } from '../../src/fleet/simulated-fleet.js';
+import type { SimulatedDevice } from '../../src/fleet/simulated-device.js';
 import { eventually } from '../helpers/eventually.js';
 import { runCli, spawnGateway, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 import { tempHome } from '../helpers/home.js';

@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../../src/db/open.js';
 import type { ActionFacts } from '../../src/guardrail/facts/types.js';
 import { CHAINS, chainFinding, type ChainDefinition } from '../../src/guardrail/chains/chains.js';
 import { fingerprintOf } from '../../src/guardrail/chains/fingerprint.js';
+import { CHAIN_SCHEMA } from '../../src/guardrail/chains/schema.js';
 import { classifyHost } from '../../src/guardrail/chains/hosts.js';
 import { classify, type ChainSignal, type ClassifyInput } from '../../src/guardrail/chains/signals.js';
 import { ChainTracker, type ChainEvent } from '../../src/guardrail/chains/tracker.js';
@@ -15,9 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'warden-chains-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 function openDb(path = join(dir, `chains-${++files}.db`)): Database.Database {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  return db;
+  return openDatabase(path, { schema: CHAIN_SCHEMA });
 }
 const T0 = Date.UTC(2026, 0, 1);
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 // Analyzer contexts for scanner tests: scan options with only the analyzers under test on, and token usage summed.
-import { DEFAULT_SCAN_OPTIONS } from '../../src/scanners/scan.js';
+import { DEFAULT_SCAN_OPTIONS } from '../../src/scanners/options.js';
 import { addUsage, type LlmUsage, type ScanOptions } from '../../src/scanners/types.js';
 
 /** The scanner's defaults (every analyzer beyond static off) with `overrides` on top. */

@@ -19,7 +19,7 @@ import {
   type StreamDecoder,
   type StreamEvent,
 } from '../../src/proxy/formats/index.js';
-import { collectStrings } from '../../src/proxy/formats/text.js';
+import { collectStrings } from '../../src/proxy/formats/inspected-text.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers

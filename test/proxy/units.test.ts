@@ -7,7 +7,7 @@ import { InspectionEngine, type Finding } from '../../src/guardrail/engine.js';
 import { Inspector } from '../../src/guardrail/inspector.js';
 import { loadRulePack } from '../../src/guardrail/rules/load.js';
 import { ProxyAuthenticator } from '../../src/proxy/auth.js';
-import { redactIp, redactUserAgent } from '../../src/proxy/client-context.js';
+import { redactIp, redactUserAgent } from '../../src/proxy/client-redaction.js';
 import { providerCredential, upstreamHeaders } from '../../src/proxy/credentials.js';
 import { anthropic } from '../../src/proxy/formats/anthropic.js';
 import { openAIChat } from '../../src/proxy/formats/openai-chat.js';

@@ -2,7 +2,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { InvalidArgumentError, type Command } from 'commander';
 
-export function positiveInteger(value: string): number {
+function positiveInteger(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
   return n;

@@ -105,13 +105,13 @@ async function scanAll(skills: string[], options: Partial<ScanOptions>, workers?
   const { allowedRoots } = await import('../../scanners/paths.js');
   const roots = allowedRoots(process.env) ?? null;
   if (skills.length === 1) {
-    const { runScan } = await import('../../skill-scanner/worker.js');
+    const { runScan } = await import('../../scanners/pool/worker.js');
     const outcome = await runScan({ directory: skills[0]!, options, env: process.env, roots });
     if (outcome.ok) results.push(outcome.result);
     else failures.push({ skill: skills[0]!, detail: outcome.detail });
     return { results, failures };
   }
-  const { ScanPool } = await import('../../skill-scanner/pool.js');
+  const { ScanPool } = await import('../../scanners/pool/pool.js');
   const { SingleBar, Presets } = await import('cli-progress');
   const pool = new ScanPool(workers);
   // The bar goes to standard error, and only on a terminal: reports on standard output stay clean.

@@ -10,7 +10,7 @@ interface StatusBody {
   connector_modes: { connector: string; mode: string; policy_mode: string; hook_fail_mode: string; enabled: boolean }[];
 }
 
-export function formatStatus(s: StatusBody, url: string): string {
+function formatStatus(s: StatusBody, url: string): string {
   const lines = [
     `Warden ${s.version}: ${s.status} (pid ${s.runtime.pid}, up ${formatDuration(s.uptime_ms)})`,
     `  sidecar     ${url}`,

@@ -1,5 +1,8 @@
-// Forward-only schema migrations of fleet.db, versioned in SQLite's user_version. Never edit a shipped entry.
-export const FLEET_MIGRATIONS: readonly string[] = [
+// Forward-only schema migrations of fleet.db, run by src/db/migrate.ts and versioned in SQLite's user_version.
+// Never edit a shipped entry: add a new one.
+import type { Schema } from '../../db/migrate.js';
+
+const FLEET_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE devices (
     composite_id    TEXT PRIMARY KEY,           -- decimal uint64 (does not fit SQLite's signed INTEGER)
@@ -52,3 +55,5 @@ export const FLEET_MIGRATIONS: readonly string[] = [
   ALTER TABLE devices ADD COLUMN emergency_applied INTEGER NOT NULL DEFAULT 0;
   `,
 ];
+
+export const FLEET_SCHEMA: Schema = { name: 'fleet database', migrations: FLEET_MIGRATIONS };

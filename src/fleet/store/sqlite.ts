@@ -1,8 +1,9 @@
 // The SQLite fleet store ($WARDEN_HOME/fleet.db, WAL). Version and sequence assignment happen inside
 // immediate transactions, so two pushes to one fleet can never take the same wire version or sequence.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from '../../db/open.js';
 import { formatCompositeId, type DeviceAddress } from '../ids.js';
-import { FLEET_MIGRATIONS } from './migrations.js';
+import { FLEET_SCHEMA } from './migrations.js';
 import { publicDevice } from './public.js';
 import {
   EMERGENCY_PAGE, MAX_POLICY_VERSION, type DeviceRecord, type EmergencyEntry, type FleetStore, type PolicyVersion,
@@ -40,21 +41,7 @@ export class SqliteFleetStore implements FleetStore {
   }
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    const current = this.db.pragma('user_version', { simple: true }) as number;
-    if (current > FLEET_MIGRATIONS.length) {
-      this.db.close();
-      throw new Error(`fleet database schema version ${current} is newer than this Warden supports; upgrade Warden`);
-    }
-    for (let version = current; version < FLEET_MIGRATIONS.length; version++) {
-      this.db.transaction(() => {
-        this.db.exec(FLEET_MIGRATIONS[version]!);
-        this.db.pragma(`user_version = ${version + 1}`);
-      })();
-    }
+    this.db = openDatabase(path, { schema: FLEET_SCHEMA });
   }
 
   private row(address: DeviceAddress): DeviceRow | undefined {

@@ -8,14 +8,14 @@ import type { FleetCaller } from '../../fleet/auth.js';
 import type { FleetContext } from '../../fleet/context.js';
 import { FleetUnavailable } from '../../fleet/devices.js';
 import { parseCompositeId, type DeviceAddress } from '../../fleet/ids.js';
-import { compilePolicy, PolicyCompileError } from '../../fleet/policy/compile.js';
-import { pushPolicy } from '../../fleet/policy/push.js';
+import { compilePolicy, PolicyCompileError } from '../../fleet/device-policy/compile.js';
+import { pushPolicy } from '../../fleet/device-policy/push.js';
 import { EMERGENCY_COMMANDS } from '../../fleet/emergency.js';
 import { publishEmergency } from '../../fleet/emergency-publish.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../../fleet/metrics.js';
 import { HASH, pushThreatIntel } from '../../fleet/threat-intel.js';
 import { oneOf } from '../../config/schema.js';
-import { isProfile, PROFILE_LIMITS } from '../../fleet/policy/schema.js';
+import { isProfile, PROFILE_LIMITS } from '../../fleet/device-policy/schema.js';
 import { bearerToken } from '../../util/bearer.js';
 import { acceptNoBody, NO_BODY_LIMIT } from '../plugins/no-body.js';
 

@@ -9,8 +9,8 @@ import Type from 'typebox';
 import { oneOf } from '../../config/schema.js';
 import { AGENT_SKILL_FOLDERS, confinePath, envRoots, expandHome, homeOf, PathRejected, rootForms, rootsOf } from '../../scanners/paths.js';
 import type { ScanOptions } from '../../scanners/types.js';
-import { ScanPool } from '../../skill-scanner/pool.js';
-import { ScanFlags } from '../../skill-scanner/schemas.js';
+import { ScanPool } from '../../scanners/pool/pool.js';
+import { ScanFlags } from '../../scanners/options.js';
 import type { GatewayContext } from '../context.js';
 import { redactCallerData } from '../caller-data.js';
 

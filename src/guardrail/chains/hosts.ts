@@ -72,7 +72,7 @@ function classifyIPv6(host: string): HostClass {
  * An IPv4 address as inet_aton reads it: one to four parts, each decimal, 0x-hex or 0-octal, the last
  * part filling the remaining bytes (so `169.254.43518` and `2852039166` are both 169.254.169.254).
  */
-export function parseIPv4(host: string): number | undefined {
+function parseIPv4(host: string): number | undefined {
   const parts = host.split('.');
   if (parts.length > 4) return undefined;
   const values: number[] = [];

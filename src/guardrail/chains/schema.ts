@@ -1,7 +1,7 @@
-// The chain-state tables and their forward-only migrations. Their version is kept in a chain_schema row, not
-// in SQLite's user_version, so the tables can live in audit.db (whose migrations own user_version) or in a
-// database file of their own. Never edit a shipped entry: add a new one.
-import type Database from 'better-sqlite3';
+// The chain-state tables and their forward-only migrations, run by src/db/migrate.ts. Their version is kept in
+// a chain_schema row, not in SQLite's user_version (chains.db files on disk already keep it there; it lets the
+// tables share a file whose user_version another schema owns). Never edit a shipped entry: add a new one.
+import type { Schema } from '../../db/migrate.js';
 
 const CHAIN_MIGRATIONS: readonly string[] = [
   `
@@ -20,17 +20,4 @@ const CHAIN_MIGRATIONS: readonly string[] = [
   `,
 ];
 
-export function migrate(db: Database.Database): void {
-  // IMMEDIATE: two processes opening the same file must not both apply a migration.
-  db.transaction(() => {
-    db.exec('CREATE TABLE IF NOT EXISTS chain_schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)');
-    const row = db.prepare('SELECT version FROM chain_schema WHERE id = 1').get() as { version: number } | undefined;
-    const current = row?.version ?? 0;
-    if (current > CHAIN_MIGRATIONS.length) {
-      throw new Error(`chain state schema version ${current} is newer than this Warden supports (${CHAIN_MIGRATIONS.length}); upgrade Warden`);
-    }
-    for (let version = current; version < CHAIN_MIGRATIONS.length; version++) db.exec(CHAIN_MIGRATIONS[version]!);
-    db.prepare('INSERT INTO chain_schema (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version')
-      .run(CHAIN_MIGRATIONS.length);
-  }).immediate();
-}
+export const CHAIN_SCHEMA: Schema = { name: 'chain state', migrations: CHAIN_MIGRATIONS, versionTable: 'chain_schema' };

@@ -7,7 +7,6 @@
 // SQL at all once cached. The cache assumes this tracker is the only writer of its tables.
 import type Database from 'better-sqlite3';
 import { LONGEST_WINDOW_MS, type ChainId, type ChainMatch } from './chains.js';
-import { migrate } from './schema.js';
 import {
   addReceipt, emptyState, expire, isEmpty, matchFinals, propose, replay, settle, type DenyReceipt, type SessionState,
 } from './session.js';
@@ -66,8 +65,8 @@ export class ChainTracker {
   private readonly remove: Database.Statement<[string, string]>;
   private readonly prune: Database.Statement<[number, number]>;
 
+  /** `db` is opened with CHAIN_SCHEMA (src/db/open.ts), so its tables exist. */
   constructor(db: Database.Database, options: ChainTrackerOptions = {}) {
-    migrate(db);
     this.maxCachedSessions = options.maxCachedSessions ?? 4096;
     this.select = db.prepare('SELECT event_count, state FROM chain_sessions WHERE connector = ? AND session_id = ?');
     this.upsert = db.prepare(

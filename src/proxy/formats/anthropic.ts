@@ -3,24 +3,11 @@
 // (message_start, content_block_start/delta/stop, message_delta, message_stop). The SDK rebuilds the message
 // from those events and rejects a second message_start, so the block tail follows the stream's own state.
 import type { ProviderFormat, RequestView, ResponseView, StreamDecoder, StreamDelta, StreamEvent, ToolCall } from './types.js';
-import {
-  asArray,
-  asInteger,
-  asObject,
-  asString,
-  contentText,
-  emptyDelta,
-  isObject,
-  joinText,
-  newestTurnText,
-  parseJson,
-  randomHex,
-  sseEvent,
-  toolCallFromValue,
-  type JsonObject,
-  type Speaker,
-  type TurnPiece,
-} from './text.js';
+import { asArray, asInteger, asObject, asString, isObject, parseJson, type JsonObject } from '../../util/json.js';
+import { randomHex } from './answer-identity.js';
+import { contentText, joinText, newestTurnText, type Speaker, type TurnPiece } from './inspected-text.js';
+import { emptyDelta, sseEvent } from './streaming.js';
+import { toolCallFromValue } from './tool-calls.js';
 
 const TEXT_PARTS = ['text'];
 

@@ -3,25 +3,10 @@
 // turns are `contents[]` with role user/model and `parts`; a stream is SSE `data:` chunks, each a whole
 // GenerateContentResponse, and a function call always arrives whole inside one chunk.
 import type { ProviderFormat, RequestView, ResponseView, StreamDecoder, StreamDelta, StreamEvent, ToolCall } from './types.js';
-import {
-  FinishTracker,
-  argumentsText,
-  asArray,
-  asInteger,
-  asObject,
-  asString,
-  collectStrings,
-  emptyDelta,
-  isObject,
-  joinText,
-  newestTurnText,
-  parseJson,
-  sseEvent,
-  toolCallFromValue,
-  type JsonObject,
-  type Speaker,
-  type TurnPiece,
-} from './text.js';
+import { asArray, asInteger, asObject, asString, isObject, parseJson, type JsonObject } from '../../util/json.js';
+import { collectStrings, joinText, newestTurnText, type Speaker, type TurnPiece } from './inspected-text.js';
+import { emptyDelta, FinishTracker, sseEvent } from './streaming.js';
+import { argumentsText, toolCallFromValue } from './tool-calls.js';
 
 function speakerOf(content: unknown): Speaker {
   const role = asObject(content).role;

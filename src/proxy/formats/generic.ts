@@ -3,7 +3,9 @@
 // recognised, and a block is an OpenAI-style error object, the closest thing to a common convention.
 import { openAIErrorBody } from './openai-chat.js';
 import type { ProviderFormat, RequestView, ResponseView, StreamDecoder, StreamDelta, StreamEvent } from './types.js';
-import { asObject, asString, collectStrings, emptyDelta, parseJson, sseEvent } from './text.js';
+import { asObject, asString, parseJson } from '../../util/json.js';
+import { collectStrings } from './inspected-text.js';
+import { emptyDelta, sseEvent } from './streaming.js';
 
 /** All string values, one a line. History is included: without knowing the shape, turns cannot be told apart. */
 function allText(body: unknown): string {

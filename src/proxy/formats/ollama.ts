@@ -2,20 +2,10 @@
 // `/api/generate` (`prompt` in, `response` out). Streams are NDJSON, one JSON object a line, ending with a
 // `done: true` line, and Ollama streams unless the request says `stream: false`.
 import type { ProviderFormat, RequestView, ResponseView, StreamDecoder, StreamDelta, StreamEvent, ToolCall } from './types.js';
-import {
-  argumentsText,
-  asArray,
-  asObject,
-  asString,
-  emptyDelta,
-  isObject,
-  newestTurnText,
-  parseJson,
-  toolCallFromValue,
-  type JsonObject,
-  type Speaker,
-  type TurnPiece,
-} from './text.js';
+import { asArray, asObject, asString, isObject, parseJson, type JsonObject } from '../../util/json.js';
+import { newestTurnText, type Speaker, type TurnPiece } from './inspected-text.js';
+import { emptyDelta } from './streaming.js';
+import { argumentsText, toolCallFromValue } from './tool-calls.js';
 
 function speakerOf(message: unknown): Speaker {
   const role = asObject(message).role;

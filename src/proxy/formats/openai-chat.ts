@@ -2,26 +2,11 @@
 // xAI, OpenRouter, Together, Perplexity and Azure OpenAI (`/openai/deployments/<name>/chat/completions`).
 // Also home of the OpenAI-style error body, which the Responses and generic formats share.
 import type { ProviderFormat, RequestView, ResponseView, StreamDecoder, StreamDelta, StreamEvent, ToolCall } from './types.js';
-import {
-  FinishTracker,
-  asArray,
-  asInteger,
-  asObject,
-  asString,
-  contentText,
-  emptyDelta,
-  isObject,
-  joinText,
-  newestTurnText,
-  parseJson,
-  randomHex,
-  sseEvent,
-  toolCallFromArguments,
-  unixSeconds,
-  type JsonObject,
-  type Speaker,
-  type TurnPiece,
-} from './text.js';
+import { asArray, asInteger, asObject, asString, isObject, parseJson, type JsonObject } from '../../util/json.js';
+import { randomHex, unixSeconds } from './answer-identity.js';
+import { contentText, joinText, newestTurnText, type Speaker, type TurnPiece } from './inspected-text.js';
+import { emptyDelta, FinishTracker, sseEvent } from './streaming.js';
+import { toolCallFromArguments } from './tool-calls.js';
 
 const TEXT_PARTS = ['text'];
 

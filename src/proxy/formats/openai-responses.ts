@@ -3,25 +3,11 @@
 // (`event: <type>` plus `data:` with the same `type`).
 import { openAIErrorBody } from './openai-chat.js';
 import type { ProviderFormat, RequestView, ResponseView, StreamDecoder, StreamDelta, StreamEvent, ToolCall } from './types.js';
-import {
-  asArray,
-  asInteger,
-  asObject,
-  asString,
-  contentText,
-  emptyDelta,
-  isObject,
-  joinText,
-  newestTurnText,
-  parseJson,
-  randomHex,
-  sseEvent,
-  toolCallFromArguments,
-  unixSeconds,
-  type JsonObject,
-  type Speaker,
-  type TurnPiece,
-} from './text.js';
+import { asArray, asInteger, asObject, asString, isObject, parseJson, type JsonObject } from '../../util/json.js';
+import { randomHex, unixSeconds } from './answer-identity.js';
+import { contentText, joinText, newestTurnText, type Speaker, type TurnPiece } from './inspected-text.js';
+import { emptyDelta, sseEvent } from './streaming.js';
+import { toolCallFromArguments } from './tool-calls.js';
 
 const INPUT_TEXT_PARTS = ['input_text', 'text'];
 const TOOL_OUTPUT_PARTS = ['input_text', 'output_text', 'text'];

@@ -11,7 +11,8 @@ import Type from 'typebox';
 import { rootForms } from '../../scanners/paths.js';
 import type { ScanOptions } from '../../scanners/types.js';
 import type { ScannerContext } from '../context.js';
-import { ScanFlags, ScanResultSchema } from '../schemas.js';
+import { ScanFlags } from '../../scanners/options.js';
+import { ScanResultSchema } from '../schemas.js';
 import { extractZip, skillRootOf, UploadRejected } from '../zip.js';
 import { errorAnswers } from './scan.js';
 

@@ -6,13 +6,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InspectionEngine } from '../../../src/guardrail/engine.js';
 import { Inspector } from '../../../src/guardrail/inspector.js';
 import { loadRulePack } from '../../../src/guardrail/rules/load.js';
-import type { VerdictPolicy } from '../../../src/guardrail/thresholds.js';
+import type { VerdictThresholds } from '../../../src/guardrail/thresholds.js';
 
 /** The default pack's thresholds (DESIGN.md section 4): block at CRITICAL, alert at MEDIUM, no HILT. */
-export const DEFAULT_POLICY: VerdictPolicy = { mode: 'action', blockAt: 'CRITICAL', alertAt: 'MEDIUM', hiltEnabled: false, hiltMinSeverity: 'HIGH' };
+export const DEFAULT_THRESHOLDS: VerdictThresholds = { mode: 'action', blockAt: 'CRITICAL', alertAt: 'MEDIUM', hiltEnabled: false, hiltMinSeverity: 'HIGH' };
 
 export function defaultInspector(pack = 'default'): Inspector {
-  return new Inspector(new InspectionEngine(loadRulePack(pack)), DEFAULT_POLICY);
+  return new Inspector(new InspectionEngine(loadRulePack(pack)), DEFAULT_THRESHOLDS);
 }
 
 export interface LaneCase {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { compilePolicy, finalizeBlob, PolicyCompileError, PolicyTooLarge, signPolicy } from '../../src/fleet/policy/compile.js';
+import { compilePolicy, finalizeBlob, PolicyCompileError, PolicyTooLarge, signPolicy } from '../../src/fleet/device-policy/compile.js';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';

@@ -7,7 +7,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { encodeMessage, type DeviceMessage } from './device-messages.js';
 import { decodeFrame, type EmergencyCommand } from './emergency.js';
 import type { DeviceAddress } from './ids.js';
-import { POLICY_MAGIC } from './policy/compile.js';
+import { POLICY_MAGIC } from './device-policy/compile.js';
 
 export interface SimulatorKeys {
   device: Buffer;

@@ -1,4 +1,5 @@
-// The worker-thread pool scans run in. Sized by --workers (default: one per core).
+// The worker-thread pool scans run in, shared by the skill scanner server and the sidecar's scan routes.
+// Sized by --workers (default: one per core).
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';

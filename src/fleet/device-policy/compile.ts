@@ -6,7 +6,7 @@ import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { ACTIONS, PolicySchema, PROFILE_LIMITS, type DevicePolicy, type PolicyProfile } from './schema.js';
 
 export const POLICY_MAGIC = Buffer.from('WPOL');
-export const POLICY_FORMAT = 1;
+const POLICY_FORMAT = 1;
 const HEADER_BYTES = 20;
 const PROFILE_CODE: Record<PolicyProfile, number> = { minimal: 0, standard: 1, extended: 2 };
 const ACTION_CODE = Object.fromEntries(ACTIONS.map((a, i) => [a, i])) as Record<(typeof ACTIONS)[number], number>;
@@ -41,7 +41,7 @@ function lineOf(doc: Document, lines: LineCounter, path: (string | number)[]): n
   return undefined;
 }
 
-export function parsePolicyYaml(text: string): DevicePolicy {
+function parsePolicyYaml(text: string): DevicePolicy {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const yamlError = doc.errors[0];

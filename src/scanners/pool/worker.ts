@@ -1,10 +1,10 @@
 // A scan in a worker thread (piscina): the server's event loop keeps answering while analyzers parse and
 // match. Errors come back as data, because error classes do not survive the trip between threads.
-import { PolicyError } from '../scanners/policy.js';
-import { PathRejected, confinePath } from '../scanners/paths.js';
-import { scanSkill } from '../scanners/scan.js';
-import { SkillLoadError } from '../scanners/skill.js';
-import { AnalyzerUnavailable, type ScanOptions, type ScanResult } from '../scanners/types.js';
+import { PresetError } from '../presets.js';
+import { PathRejected, confinePath } from '../paths.js';
+import { scanSkill } from '../scan.js';
+import { SkillLoadError } from '../skill.js';
+import { AnalyzerUnavailable, type ScanOptions, type ScanResult } from '../types.js';
 
 export interface ScanTask {
   directory: string;
@@ -16,9 +16,9 @@ export interface ScanTask {
 
 export type ScanOutcome = { ok: true; result: ScanResult } | { ok: false; status: number; detail: string };
 
-export function outcomeOf(err: unknown): ScanOutcome {
+function outcomeOf(err: unknown): ScanOutcome {
   if (err instanceof PathRejected) return { ok: false, status: err.status, detail: err.message };
-  if (err instanceof PolicyError || err instanceof AnalyzerUnavailable) return { ok: false, status: 400, detail: err.message };
+  if (err instanceof PresetError || err instanceof AnalyzerUnavailable) return { ok: false, status: 400, detail: err.message };
   if (err instanceof SkillLoadError) {
     const status = err.kind === 'not_found' ? 404 : err.kind === 'malformed_manifest' ? 422 : 400;
     return { ok: false, status, detail: err.message };

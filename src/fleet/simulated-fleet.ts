@@ -1,7 +1,7 @@
 // A fleet of simulated devices: registered through the fleet API (so each gets a real key), then connected to
 // the broker. Shared by `warden fleet simulate`, the tests and bench/fleet.
 import type { DeviceAddress } from './ids.js';
-import { SimulatedDevice } from './simulator.js';
+import { SimulatedDevice } from './simulated-device.js';
 
 export interface SimulatedFleetOptions {
   sidecarUrl: string;
