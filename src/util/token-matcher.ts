@@ -3,9 +3,9 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 
 /** What TokenMatcher compares; compute it once when one candidate is checked against several secrets.
- *  Through a latin1 string: on Node 24, `hash(..., 'buffer')` takes ~1.9 us for a 44-byte token and this ~0.6 us,
+ *  Through a binary (latin1) string: on Node 24, `hash(..., 'buffer')` takes ~1.9 us for a 44-byte token and this ~0.6 us,
  *  and a digest runs on every authenticated request (twice on the proxy). */
-export const tokenDigest = (value: string): Buffer => Buffer.from(hash('sha256', value, 'latin1'), 'latin1');
+export const tokenDigest = (value: string): Buffer => Buffer.from(hash('sha256', value, 'binary'), 'latin1');
 
 export class TokenMatcher {
   private readonly expected: Buffer;
