@@ -12,7 +12,7 @@ import { POLICY_PRESETS, SCAN_SEVERITIES, type AnalyzerFinding, type ScanSeverit
 const PRESETS_DIR = fileURLToPath(new URL('../../policies/scanner/presets/', import.meta.url));
 
 const Severity = oneOf(SCAN_SEVERITIES);
-const PolicyFile = Type.Object(
+export const PolicyFile = Type.Object(
   {
     extends: Type.Optional(oneOf(POLICY_PRESETS)),
     /** Findings below this severity are not reported. */
