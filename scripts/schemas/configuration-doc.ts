@@ -1,7 +1,21 @@
 // The generated sections of docs/configuration.md: every config.yaml key and every environment variable, with
 // type, default and description, read from the same TypeBox schemas the loaders validate with.
+import { AUDIT_LIMITS } from '../../src/audit/limits.js';
 import { EnvSchema } from '../../src/config/env.js';
 import { ConfigSchema } from '../../src/config/schema.js';
+import { HOOK_LIMITS } from '../../src/connectors/limits.js';
+import { FLEET_LIMITS } from '../../src/fleet/limits.js';
+import { SIDECAR_LIMITS } from '../../src/gateway/limits.js';
+import { PROXY_LIMITS } from '../../src/proxy/limits.js';
+import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
+import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
+import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
+import { LIMIT_TABLE, type LimitRow, type LimitTable } from '../../src/util/limit-table.js';
+
+/** Every subsystem's limits table, in the order the docs list them. */
+const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
+  CONNECTION_LIMITS, SIDECAR_LIMITS, PROXY_LIMITS, HOOK_LIMITS, AUDIT_LIMITS, SCANNER_LIMITS, SKILL_SCANNER_LIMITS, FLEET_LIMITS,
+];
 
 interface Node {
   type?: string;
@@ -19,7 +33,34 @@ interface Node {
 }
 
 export function configurationSections(): Record<string, string> {
-  return { keys: keyTable(), env: envTable() };
+  return { keys: keyTable(), env: envTable(), limits: limitTables() };
+}
+
+function limitTables(): string {
+  return LIMIT_TABLES.map((limits) => {
+    const { subsystem, source, rows } = limits[LIMIT_TABLE];
+    return [
+      `### ${subsystem}`,
+      '',
+      `Defined in \`${source}\`.`,
+      '',
+      '| limit | value | what it bounds |',
+      '|---|---|---|',
+      ...rows.map((row) => `| \`${row.name}\` | ${amount(row)} | ${cell(row.what)} |`),
+    ].join('\n');
+  }).join('\n\n');
+}
+
+function amount({ value, unit }: LimitRow): string {
+  const n = value.toLocaleString('en-US');
+  if (unit === 'ms') return value >= 1000 && value % 1000 === 0 ? `${(value / 1000).toLocaleString('en-US')} s` : `${n} ms`;
+  if (unit === 'bytes') {
+    for (const [size, name] of [[1024 * 1024, 'MiB'], [1024, 'KiB']] as const) {
+      if (value % size === 0) return `${value / size} ${name}`;
+    }
+    return `${n} bytes`;
+  }
+  return unit === 'characters' ? `${n} characters` : n;
 }
 
 function keyTable(): string {

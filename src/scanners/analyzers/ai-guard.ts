@@ -17,10 +17,10 @@
 import { SCAN_CATEGORIES, SCAN_SEVERITIES, AnalyzerUnavailable, type Analyzer, type AnalyzerContext, type AnalyzerFinding, type ScanCategory, type ScanSeverity, type SkillFile } from '../types.js';
 import { lineAt } from '../snippet.js';
 import { envVar } from '../../config/env.js';
+import { SCANNER_LIMITS } from '../limits.js';
 import { httpTimeoutMs, joinUrl, mapLimited, requestJson, serviceUrl } from './http.js';
 
-export const AI_GUARD_CHUNK_CHARS = 32_000;
-export const AI_GUARD_MAX_REQUESTS = 200;
+export const { aiGuardChunkChars: AI_GUARD_CHUNK_CHARS, aiGuardMaxRequests: AI_GUARD_MAX_REQUESTS } = SCANNER_LIMITS;
 const CONCURRENCY = 4;
 
 /** Names inspection services commonly use, in our vocabulary. */

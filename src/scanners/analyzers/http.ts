@@ -5,10 +5,11 @@
 // in the scan result's analyzers_failed.
 import { request } from 'undici';
 import { envVar, type EnvSource } from '../../config/env.js';
+import { SCANNER_LIMITS } from '../limits.js';
 import { maskSecrets } from '../snippet.js';
 
 /** A hostile or broken endpoint must not make the scanner buffer without bound. */
-const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = SCANNER_LIMITS.maxServiceAnswerBytes;
 const MAX_ERROR_EXCERPT = 200;
 
 export class ServiceError extends Error {
