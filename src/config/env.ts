@@ -34,13 +34,13 @@ export const EnvSchema = Type.Object({
   WARDEN_FLEET_API_TOKEN: Secret('Admin token of the device fleet API (all tenants).'),
   WARDEN_FLEET_TENANT_TOKENS: Type.Optional(Type.String({
     description: 'Tenant-scoped fleet API tokens, `<tenant_id>:<token>,…`; wins per tenant over `fleet.tenant_tokens`.',
-    'x-expected': '"<tenant_id>:<token>" pairs (uint16 tenant, token of 16+ characters), comma-separated',
+    'x-expected': '`<tenant_id>:<token>` pairs (uint16 tenant, token of 16+ characters), comma-separated',
     'x-secret': true,
   })),
   WARDEN_FLEET_MQTT_PASSWORD: Secret('Password at the external MQTT broker (`fleet.mqtt.username`); never in config.yaml.'),
   WARDEN_FLEET_VAULT_KEY: HexKey('Key sealing device keys in fleet.db; unset: `$WARDEN_HOME/fleet.key` (created on first use).'),
-  WARDEN_OTA_HMAC_KEY: HexKey('Key signing over-the-air updates sent to devices; unset: OTA routes are refused.'),
-  WARDEN_EMERGENCY_KEY: HexKey('Key signing emergency commands sent to devices; unset: emergency routes are refused.'),
+  WARDEN_OTA_HMAC_KEY: HexKey('Key signing the device policies pushed to devices (OTA); unset: policy pushes answer 501.'),
+  WARDEN_EMERGENCY_KEY: HexKey('Key signing emergency commands sent to devices; unset: emergency commands answer 501.'),
   HOME: Text('The user\'s home folder: where `~` in scan roots and the agents\' skill folders are looked for.'),
   SKILL_SCANNER_ALLOWED_ROOTS: Type.Optional(Type.String({
     description: 'Folders (`:`-separated) the skill scanner may read, besides the configured roots.',
@@ -49,7 +49,7 @@ export const EnvSchema = Type.Object({
   SKILL_SCANNER_OSV_URL: HttpUrl('OSV API the dependency analyzer asks about vulnerable packages.', 'https://api.osv.dev'),
   SKILL_SCANNER_KNOWN_BAD_FILE: Text('Extra file of known-bad SHA-256 digests (one a line), besides the shipped list.'),
   SKILL_SCANNER_REPUTATION_URL: Type.Optional(Type.String({
-    description: 'Reputation service the reputation analyzer asks about file digests; unset: shipped list only.',
+    description: 'Reputation service the reputation analyzer asks about file digests (with `SKILL_SCANNER_REPUTATION_API_KEY`); unset: the known-bad lists only.',
     pattern: '^[hH][tT][tT][pP][sS]?://',
     'x-expected': 'an http or https URL',
   })),
@@ -83,7 +83,7 @@ export function envVar<N extends EnvName>(env: EnvSource, name: N, options: { fa
   const text = env[name]?.trim();
   if (!text) return ('fallback' in options ? options.fallback : schema.default) as WardenEnv[N];
   const value: unknown = schema.type === 'integer' ? Number(text) : text;
-  if (!Value.Check(schema, value)) throw invalid(name, schema);
+  if (!Value.Check(schema, value)) throw envInvalid(name, schema);
   return value as WardenEnv[N];
 }
 
@@ -91,7 +91,7 @@ export function envVar<N extends EnvName>(env: EnvSource, name: N, options: { fa
 export const envIsSet = (env: EnvSource, name: EnvName): boolean => Boolean(env[name]?.trim());
 
 /** The error for a malformed `name` (also thrown by readers that check more than the schema can say). */
-export function invalid(name: EnvName, schema: Expected = variables[name]): WardenError {
+export function envInvalid(name: EnvName, schema: Expected = variables[name]): WardenError {
   const allowed = (schema as { anyOf?: { const: string }[] }).anyOf?.map((v) => JSON.stringify(v.const)).join(', ');
   const expected = schema['x-expected'] ?? (allowed ? `one of ${allowed}` : 'a valid value');
   return new WardenError(ENV_INVALID, `environment variable ${name} must be ${expected}`);
