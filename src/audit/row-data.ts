@@ -3,11 +3,9 @@
 // and can never take other callers' rows down with it. Depth and size are bounded so one request cannot make
 // the writer recurse 100,000 levels or store megabytes per row.
 import { WardenError } from '../errors.js';
+import { AUDIT_LIMITS } from './limits.js';
 
-/** Nesting allowed in a stored object (a scanner result is about 6 deep). */
-export const MAX_ROW_OBJECT_DEPTH = 32;
-/** Serialised size allowed for one stored object, in UTF-16 code units (about bytes for ASCII JSON). */
-export const MAX_ROW_OBJECT_CHARS = 256 * 1024;
+export const { maxRowObjectDepth: MAX_ROW_OBJECT_DEPTH, maxRowObjectChars: MAX_ROW_OBJECT_CHARS } = AUDIT_LIMITS;
 
 export class AuditRowRejected extends WardenError {
   constructor(message: string) {

@@ -14,6 +14,7 @@ import { uuidv7 } from '../util/uuidv7.js';
 import { openAuditDatabase } from './database.js';
 import { EGRESS_COLUMNS, egressRowValues, type NewEgressRecord } from './egress.js';
 import { COLUMNS, fromRow, rowValues, type AuditEvent, type NewAuditEvent, type Row } from './events.js';
+import { AUDIT_LIMITS } from './limits.js';
 
 export { AUDIT_SEVERITIES, type AuditEvent, type AuditSeverity, type NewAuditEvent } from './events.js';
 export type { NewEgressRecord } from './egress.js';
@@ -35,10 +36,7 @@ interface Pending {
   settled: (error?: Error) => void;
 }
 
-/** Rows queued before a commit is forced without waiting for the event loop to turn. */
-const MAX_QUEUED_ROWS = 1000;
-/** Rows per INSERT statement: one multi-row statement costs about half as much per row as one per row. */
-const ROWS_PER_INSERT = 32;
+const { maxQueuedRows: MAX_QUEUED_ROWS, rowsPerInsert: ROWS_PER_INSERT } = AUDIT_LIMITS;
 
 /** INSERTs of 1..ROWS_PER_INSERT rows into one table, prepared on first use. */
 class MultiRowInsert {

@@ -2,6 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { envVar } from './env.js';
 import { DEFAULT_CONFIG_TEXT } from './write.js';
 
 export interface WardenPaths {
@@ -25,7 +26,7 @@ export interface WardenPaths {
 }
 
 export function wardenPaths(env: NodeJS.ProcessEnv = process.env): WardenPaths {
-  const home = resolve(env.WARDEN_HOME || join(homedir(), '.warden'));
+  const home = resolve(envVar(env, 'WARDEN_HOME') ?? join(homedir(), '.warden'));
   return {
     home,
     config: join(home, 'config.yaml'),

@@ -1,14 +1,18 @@
-// The config.yaml schema (config_version 9). One TypeBox schema gives the TypeScript type, the validator and
-// the defaults; every object rejects unknown keys so a typo is an error, not a silently ignored setting.
+// The config.yaml schema (config_version 9). One TypeBox schema gives the TypeScript type, the validator, the
+// defaults, config.schema.json for editors and the key table of docs/configuration.md (scripts/emit-schemas.ts):
+// every key carries a `description` an operator can act on. Every object rejects unknown keys so a typo is an
+// error, not a silently ignored setting.
 import Type, { type Static } from 'typebox';
 
 export const CURRENT_CONFIG_VERSION = 9;
+
+type Annotations<T> = { default?: T; description?: string };
 
 /**
  * One of a fixed list of strings, as an `anyOf` of literals (what the config error messages list). A union
  * built from a mapped array loses its static type, so the type is stated with Type.Unsafe.
  */
-export function oneOf<const T extends readonly string[]>(values: T, options: { default?: T[number] } = {}) {
+export function oneOf<const T extends readonly string[]>(values: T, options: Annotations<T[number]> = {}) {
   return Type.Unsafe<T[number]>(Type.Union(values.map((v) => Type.Literal(v)), options));
 }
 
@@ -16,128 +20,202 @@ export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const
 export const Severity = oneOf(SEVERITIES);
 export type Severity = (typeof SEVERITIES)[number];
 
-const strict = { additionalProperties: false, default: {} } as const;
-const Port = (port: number) => Type.Integer({ minimum: 0, maximum: 65535, default: port });
-const Enum = <const T extends readonly string[]>(values: T, fallback: T[number]) => oneOf(values, { default: fallback });
+const strict = (description: string) => ({ additionalProperties: false, default: {}, description }) as const;
+const Port = (port: number, description: string) => Type.Integer({ minimum: 0, maximum: 65535, default: port, description });
+const Enum = <const T extends readonly string[]>(values: T, fallback: T[number], description: string) =>
+  oneOf(values, { default: fallback, description });
 
 export const GatewaySection = Type.Object(
   {
-    api_port: Port(18970),
-    /** Empty: 127.0.0.1 (see bind.ts for the legacy standalone exception). */
-    api_bind: Type.String({ default: '' }),
-    /** The upstream agent gateway (not the guardrail proxy). */
-    host: Type.String({ default: '127.0.0.1' }),
-    port: Port(18789),
-    token: Type.String({ default: '' }),
-    /** Name of an environment variable that holds the gateway token; checked first. */
-    token_env: Type.String({ default: '', pattern: '^([A-Za-z_][A-Za-z0-9_]*)?$' }),
-    log_level: Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    api_port: Port(18970, 'Port of the sidecar API that hook scripts and the CLI call; 0 takes any free port (printed in the ready line).'),
+    api_bind: Type.String({
+      default: '',
+      description: 'Address the sidecar API listens on. Empty means 127.0.0.1, except on a legacy host with ' +
+        '`openshell.mode: standalone`, where a non-empty `guardrail.host` other than `localhost` is used. ' +
+        'A non-loopback address logs a warning: put TLS and a firewall in front of it.',
+    }),
+    host: Type.String({ default: '127.0.0.1', description: 'Host of the upstream agent gateway (not the guardrail proxy).' }),
+    port: Port(18789, 'Port of the upstream agent gateway.'),
+    token: Type.String({
+      default: '',
+      description: 'Gateway token written in this file: the last resort. Prefer `WARDEN_GATEWAY_TOKEN` in the ' +
+        'environment or `$WARDEN_HOME/.env` (mode 0600), which Warden creates on first start.',
+    }),
+    token_env: Type.String({
+      default: '',
+      pattern: '^([A-Za-z_][A-Za-z0-9_]*)?$',
+      description: 'Name of an environment variable (or `.env` entry) that holds the gateway token; checked before every other source.',
+    }),
+    log_level: Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info',
+      'How much the gateway logs; the `WARDEN_LOG_LEVEL` variable overrides it.'),
   },
-  strict,
+  strict('The sidecar API and the upstream agent gateway it talks to.'),
 );
 
 export const GuardrailSection = Type.Object(
   {
-    enabled: Type.Boolean({ default: true }),
-    host: Type.String({ default: '127.0.0.1' }),
-    port: Port(4000),
-    mode: Enum(['observe', 'action'] as const, 'action'),
-    rule_pack: Type.String({ default: 'default', pattern: '^[a-z0-9][a-z0-9_.-]*$' }),
-    /** Unset: follow the rule pack (see thresholds in the guardrail engine). */
-    block_at: Type.Optional(Severity),
-    alert_at: Type.Optional(Severity),
-    hilt_enabled: Type.Boolean({ default: false }),
-    hilt_min_severity: oneOf(SEVERITIES, { default: 'HIGH' }),
-    /** The primary connector; `connectors` lists further active ones. */
-    connector: Type.String({ default: 'claudecode' }),
-    connectors: Type.Array(Type.String(), { default: [] }),
-    hook_fail_mode: Enum(['closed', 'open'] as const, 'closed'),
+    enabled: Type.Boolean({ default: true, description: 'Guardrail enforcement on or off.' }),
+    host: Type.String({ default: '127.0.0.1', description: 'Address the guardrail proxy listens on (agents use it as their model endpoint).' }),
+    port: Port(4000, 'Port of the guardrail proxy.'),
+    mode: Enum(['observe', 'action'] as const, 'action',
+      '`action` enforces verdicts (blocks); `observe` records them in the audit trail and allows everything.'),
+    rule_pack: Type.String({
+      default: 'default',
+      pattern: '^[a-z0-9][a-z0-9_.-]*$',
+      description: 'Rule pack to inspect with: `default`, `strict`, `permissive`, or an operator pack in ' +
+        '`$WARDEN_HOME/rules/<name>/`. A bad pack stops the start; on SIGHUP the running pack is kept.',
+    }),
+    block_at: Type.Optional(oneOf(SEVERITIES, {
+      description: 'Lowest severity that is blocked (`CRITICAL`, `HIGH`, `MEDIUM`, `LOW`, `INFO`). Unset: the rule pack decides.',
+    })),
+    alert_at: Type.Optional(oneOf(SEVERITIES, {
+      description: 'Lowest severity that raises an alert. Unset: the rule pack decides.',
+    })),
+    hilt_enabled: Type.Boolean({
+      default: false,
+      description: 'Ask a human (the agent\'s native confirmation) for verdicts between `hilt_min_severity` and the block threshold.',
+    }),
+    hilt_min_severity: oneOf(SEVERITIES, { default: 'HIGH', description: 'Lowest severity that asks a human when `hilt_enabled` is on.' }),
+    connector: Type.String({
+      default: 'claudecode',
+      description: 'The primary connector (agent); names are checked against the built-in registry (`GET /v1/connectors`).',
+    }),
+    connectors: Type.Array(Type.String(), { default: [], description: 'Further active connectors, besides `connector`.' }),
+    hook_fail_mode: Enum(['closed', 'open'] as const, 'closed',
+      'What hook scripts do when the sidecar cannot answer: `closed` blocks the tool call, `open` allows it ' +
+        '(and records the bypass in `hook-failures.jsonl`).'),
   },
-  strict,
+  strict('What the guardrail inspects, how strictly, and what happens when it cannot answer.'),
 );
 
 export const OpenshellSection = Type.Object(
   {
-    enabled: Type.Boolean({ default: false }),
-    /** `standalone` marks a legacy sandbox host that has not been cleaned up yet. */
-    mode: Enum(['', 'standalone', 'managed'] as const, ''),
+    enabled: Type.Boolean({ default: false, description: 'Run the sandbox manager.' }),
+    mode: Enum(['', 'standalone', 'managed'] as const, '',
+      '`standalone` marks a legacy sandbox host not yet cleaned up (`GET /health` then reports the `sandbox` ' +
+        'subsystem degraded, naming this file): stop and remove the old standalone sandbox service by hand, then ' +
+        'delete this key or set it to `managed`, and reload.'),
   },
-  strict,
+  strict('The sandbox manager.'),
 );
 
 export const FleetSection = Type.Object(
   {
-    enabled: Type.Boolean({ default: false }),
-    /** Tenant-scoped API tokens: `{"<tenant_id>": "<token>"}` (WARDEN_FLEET_TENANT_TOKENS wins per tenant). */
-    tenant_tokens: Type.Record(Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' }), Type.String({ minLength: 16 }), { default: {} }),
-    /** A TLS-terminating proxy sits in front of a non-loopback sidecar, so keys may be delivered over it. */
-    trusted_tls_proxy: Type.Boolean({ default: false }),
+    enabled: Type.Boolean({
+      default: false,
+      description: 'Mount the device fleet API on the sidecar (`/api/v1/fleet`, see [fleet.md](fleet.md)).',
+    }),
+    tenant_tokens: Type.Record(Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' }), Type.String({ minLength: 16 }), {
+      default: {},
+      description: 'Tenant-scoped fleet API tokens, `{"<tenant_id>": "<token>"}` (tokens of 16 characters or more); ' +
+        '`WARDEN_FLEET_TENANT_TOKENS` wins per tenant.',
+    }),
+    trusted_tls_proxy: Type.Boolean({
+      default: false,
+      description: 'A TLS-terminating proxy fronts a non-loopback sidecar, so device keys may be delivered through it.',
+    }),
     mqtt: Type.Object(
       {
-        /** An external broker (`mqtt://host:1883`, `mqtts://…`); empty: the embedded broker. */
-        url: Type.String({ default: '', pattern: '^(|mqtts?://.+)$' }),
-        /** Start an embedded broker on 127.0.0.1 when no url is set. */
-        embedded: Type.Boolean({ default: true }),
-        embedded_port: Port(1883),
-        /** MQTT version towards an external broker: 5 reports a refused publication (ACL) as a PUBACK reason code; 3.1.1 cannot. */
-        protocol_version: Type.Union([Type.Literal(4), Type.Literal(5)], { default: 5 }),
-        /** User name at an external broker; the password is WARDEN_FLEET_MQTT_PASSWORD, never this file. */
-        username: Type.String({ default: '' }),
-        /** Devices without a key may enroll over MQTT and get one (local development; embedded broker only). */
-        auto_register: Type.Boolean({ default: false }),
+        url: Type.String({
+          default: '',
+          pattern: '^(|mqtts?://.+)$',
+          description: 'External MQTT broker (`mqtt://host:1883`, `mqtts://…`); empty: the embedded broker. ' +
+            'Userinfo in the URL works and is never reported.',
+        }),
+        embedded: Type.Boolean({
+          default: true,
+          description: 'Start an embedded broker on 127.0.0.1 when no `url` is set (off and no url: publishing routes answer 503).',
+        }),
+        embedded_port: Port(1883, 'Port of the embedded broker.'),
+        protocol_version: Type.Union([Type.Literal(4), Type.Literal(5)], {
+          default: 5,
+          description: 'MQTT version towards `url`: `5` reports a broker\'s refusal of a publication (ACL) as ' +
+            '500 `distribution failed`; `4` (3.1.1) for a broker without MQTT 5. The embedded broker is always ' +
+            'spoken to in 3.1.1 (see [fleet.md](fleet.md#brokers)).',
+        }),
+        username: Type.String({
+          default: '',
+          description: 'User name at the external broker; its password is the `WARDEN_FLEET_MQTT_PASSWORD` variable ' +
+            '(environment or `.env`), never this file.',
+        }),
+        auto_register: Type.Boolean({
+          default: false,
+          description: 'Keyless devices may enroll over MQTT and receive a key (local development only; the embedded ' +
+            'broker only, refused with `url`; see [fleet.md](fleet.md#devices)).',
+        }),
       },
-      strict,
+      strict('How the fleet API reaches devices over MQTT.'),
     ),
   },
-  strict,
+  strict('The device fleet API.'),
 );
 
 export const ScannerSection = Type.Object(
   {
-    /** Folders /v1/skill/fetch may package skills from (`~` is the home directory). */
-    skill_roots: Type.Array(Type.String({ minLength: 1 }), { default: ['~/.claude/skills'] }),
-    /** Folders /v1/skill/fetch may package plugins from. */
-    plugin_roots: Type.Array(Type.String({ minLength: 1 }), { default: ['~/.claude/plugins'] }),
+    skill_roots: Type.Array(Type.String({ minLength: 1 }), {
+      default: ['~/.claude/skills'],
+      description: 'Folders `POST /v1/skill/fetch` may package skills from (`~` is the home directory).',
+    }),
+    plugin_roots: Type.Array(Type.String({ minLength: 1 }), {
+      default: ['~/.claude/plugins'],
+      description: 'Folders `POST /v1/skill/fetch` may package plugins from (`~` is the home directory).',
+    }),
     allowed_roots: Type.Array(Type.String({ minLength: 1 }), {
       default: [],
-      description: 'Further folders the sidecar scan routes may read (project folders for /api/v1/scan/code), besides ' +
-        'skill_roots, plugin_roots, the agent skill folders and SKILL_SCANNER_ALLOWED_ROOTS; `~` is the home directory.',
+      description: 'Further folders the sidecar scan routes (`/v1/skill/scan`, `/v1/plugin/scan`, `/api/v1/scan/code`) ' +
+        'may read, typically project folders for the code scanner, besides `skill_roots`, `plugin_roots`, the agent ' +
+        'skill folders and `SKILL_SCANNER_ALLOWED_ROOTS`; `~` is the home directory (see ' +
+        '[skill-scanner.md](skill-scanner.md#where-scans-may-read)).',
     }),
   },
-  strict,
+  strict('Where the sidecar\'s skill, plugin and code scans may read.'),
 );
 
 export const LlmSection = Type.Object(
   {
-    /** Upstream of /v1/chat/completions when a request names no X-Warden-Target-URL. */
-    base_url: Type.String({ default: 'https://api.openai.com', pattern: '^https?://' }),
-    /** What GET /v1/models on the proxy lists. */
-    models: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
-    /** Longest wait for upstream progress (the answer's headers, or its next bytes) before 504 / end of stream. */
-    timeout_ms: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 300_000 }),
+    base_url: Type.String({
+      default: 'https://api.openai.com',
+      pattern: '^https?://',
+      description: 'Upstream of `/v1/chat/completions` when a request names no `X-Warden-Target-URL` (a bare origin ' +
+        'gets `/v1/chat/completions`, a base with a path gets `/chat/completions`).',
+    }),
+    models: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'What the proxy\'s `GET /v1/models` lists.' }),
+    timeout_ms: Type.Integer({
+      minimum: 100,
+      maximum: 3_600_000,
+      default: 300_000,
+      description: 'Longest wait, in milliseconds, for upstream progress (the answer\'s headers, or its next bytes) ' +
+        'before 504 / the end of a stream.',
+    }),
   },
-  strict,
+  strict('The model upstream of the guardrail proxy.'),
 );
 
 export const CustomProvider = Type.Object(
   {
-    name: Type.String({ minLength: 1 }),
-    domains: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
-    /** How the credential goes upstream: `authorization` (Bearer), another header name, `passthrough`, or `as-sent` (unset: the client's own header). */
-    auth_header: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]+$' })),
-    base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
+    name: Type.String({ minLength: 1, description: 'Provider name, as audit rows and logs report it.' }),
+    domains: Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 1,
+      description: 'Hosts (`host` or `host:port`; `*` stands for one label) whose requests belong to this provider.',
+    }),
+    auth_header: Type.Optional(Type.String({
+      pattern: '^[A-Za-z0-9-]+$',
+      description: 'How the credential goes upstream: `authorization` (Bearer), another header name for the bare ' +
+        'key, `passthrough`, or `as-sent`. Unset: the header the client used (see [proxy.md](proxy.md)).',
+    })),
+    base_url: Type.Optional(Type.String({ pattern: '^https?://', description: 'Upstream base URL of this provider.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'One operator-defined LLM provider.' },
 );
 
 export const LlmProvidersSection = Type.Object(
-  { custom: Type.Array(CustomProvider, { default: [] }) },
-  strict,
+  { custom: Type.Array(CustomProvider, { default: [], description: 'Extra providers, besides the built-in ones (policies/providers.yaml).' }) },
+  strict('LLM providers the proxy recognises.'),
 );
 
 export const ConfigSchema = Type.Object(
   {
-    config_version: Type.Literal(CURRENT_CONFIG_VERSION),
+    config_version: Type.Literal(CURRENT_CONFIG_VERSION, { description: `Format version of this file; must be ${CURRENT_CONFIG_VERSION}.` }),
     gateway: GatewaySection,
     guardrail: GuardrailSection,
     openshell: OpenshellSection,
@@ -146,7 +224,7 @@ export const ConfigSchema = Type.Object(
     llm: LlmSection,
     llm_providers: LlmProvidersSection,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Warden config.yaml', description: 'Warden configuration ($WARDEN_HOME/config.yaml).' },
 );
 
 export type Config = Static<typeof ConfigSchema>;

@@ -1,6 +1,7 @@
 // Writing config.yaml. Edits go through the `yaml` document API so the operator's comments and layout
 // survive; the result is validated as a whole before it replaces the file atomically.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { ConfigError, validateConfigObject } from './load.js';
@@ -22,7 +23,18 @@ export function updateConfigFile(path: string, edit: (doc: Document) => void): C
   return config;
 }
 
-export const DEFAULT_CONFIG_TEXT = `# Warden configuration. Every key is documented in docs/configuration.md.
+/** config.schema.json of this installation (emitted at build time); the same path from src/ and from dist/. */
+export const CONFIG_SCHEMA_URL = new URL('../../docs/schemas/config.schema.json', import.meta.url);
+
+/**
+ * The first line of a new config.yaml: editors with the YAML language server check the file against the schema
+ * it names. A comment, so Warden itself ignores it; left out when this installation has no schema file.
+ */
+function schemaLine(): string {
+  return existsSync(fileURLToPath(CONFIG_SCHEMA_URL)) ? `# yaml-language-server: $schema=${CONFIG_SCHEMA_URL.href}\n` : '';
+}
+
+export const DEFAULT_CONFIG_TEXT = `${schemaLine()}# Warden configuration. Every key is documented in docs/configuration.md.
 # Unknown keys are rejected at start, so a typo is reported instead of ignored.
 config_version: ${CURRENT_CONFIG_VERSION}
 

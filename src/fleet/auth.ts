@@ -3,6 +3,7 @@
 // (the environment wins per tenant) that reaches only its tenant. POST /token/rotate replaces the admin token
 // in memory, at most once a minute.
 import { randomBytes } from 'node:crypto';
+import { envInvalid } from '../config/env.js';
 import { TokenMatcher } from '../util/token-matcher.js';
 
 export type FleetCaller = { role: 'admin' } | { role: 'tenant'; tenant_id: number };
@@ -17,7 +18,7 @@ export function parseTenantTokens(text: string | undefined): Map<number, string>
     const tenant = Number(entry.slice(0, colon));
     const token = entry.slice(colon + 1);
     if (colon < 1 || !Number.isInteger(tenant) || tenant < 0 || tenant > 0xffff || token.length < 16) {
-      throw new Error('WARDEN_FLEET_TENANT_TOKENS must be "<tenant_id>:<token>" pairs (uint16 tenant, token of 16+ characters), comma-separated');
+      throw envInvalid('WARDEN_FLEET_TENANT_TOKENS');
     }
     tokens.set(tenant, token);
   }

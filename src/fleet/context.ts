@@ -1,5 +1,6 @@
 // The fleet subsystem of one gateway run (present only when fleet.enabled).
 import type { FastifyBaseLogger } from 'fastify';
+import { envVar } from '../config/env.js';
 import { hexSecret } from '../util/hex-secret.js';
 import { FleetAuth, parseTenantTokens } from './auth.js';
 import { AutoRegistration } from './auto-register.js';
@@ -43,7 +44,7 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
     throw new Error('fleet.mqtt.auto_register works only with the embedded broker (fleet.mqtt.url must be empty)');
   }
   const tenants = new Map<number, string>(Object.entries(options.tenantTokens).map(([tenant, token]) => [Number(tenant), token]));
-  for (const [tenant, token] of parseTenantTokens(env.WARDEN_FLEET_TENANT_TOKENS)) tenants.set(tenant, token);
+  for (const [tenant, token] of parseTenantTokens(envVar(env, 'WARDEN_FLEET_TENANT_TOKENS'))) tenants.set(tenant, token);
   const otaKey = hexSecret(env, 'WARDEN_OTA_HMAC_KEY');
   const emergencyKey = hexSecret(env, 'WARDEN_EMERGENCY_KEY');
   const vault = KeyVault.open(options.vaultKeyPath, env);
@@ -52,7 +53,7 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
   try {
     const { url, embedded, embedded_port: embeddedPort, protocol_version: protocolVersion, username } = options.mqtt;
     // The broker password comes from the environment only, so config.yaml never holds it.
-    mqtt = await FleetMqtt.start({ url, embedded, embeddedPort, protocolVersion, username, password: env.WARDEN_FLEET_MQTT_PASSWORD || undefined });
+    mqtt = await FleetMqtt.start({ url, embedded, embeddedPort, protocolVersion, username, password: envVar(env, 'WARDEN_FLEET_MQTT_PASSWORD') });
   } catch (err) {
     await store.close();
     throw err;
@@ -70,7 +71,7 @@ export async function openFleet(options: FleetOptions, env: Record<string, strin
   return {
     cache,
     metrics,
-    auth: new FleetAuth(env.WARDEN_FLEET_API_TOKEN || undefined, tenants),
+    auth: new FleetAuth(envVar(env, 'WARDEN_FLEET_API_TOKEN'), tenants),
     devices,
     store,
     mqtt,

@@ -7,6 +7,7 @@ import { formatCompositeId, type DeviceAddress } from './ids.js';
 import type { KeyVault } from './key-vault.js';
 import { publicDevice } from './store/public.js';
 import type { DeviceRecord, FleetStore, Registration } from './store/types.js';
+import { FLEET_LIMITS } from './limits.js';
 
 export interface DurableAudit {
   appendDurably(event: NewAuditEvent): void;
@@ -38,8 +39,8 @@ export interface BatchResult {
   };
 }
 
-const KEY_ROTATION_INTERVAL_MS = 60_000;
-export const BATCH_DEADLINE_MS = 30_000;
+const KEY_ROTATION_INTERVAL_MS = FLEET_LIMITS.keyRotationIntervalMs;
+export const BATCH_DEADLINE_MS = FLEET_LIMITS.decommissionBatchDeadlineMs;
 
 export class FleetDevices {
   private readonly lastRotation = new Map<string, number>();

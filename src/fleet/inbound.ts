@@ -12,8 +12,9 @@ import type { KeyVault } from './key-vault.js';
 import type { FleetMetrics } from './metrics.js';
 import { parseInboundTopic, topics, type FleetMqtt } from './mqtt.js';
 import type { FleetStore } from './store/types.js';
+import { FLEET_LIMITS } from './limits.js';
 
-const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
+const MAX_CLOCK_SKEW_MS = FLEET_LIMITS.maxClockSkewMs;
 
 export class FleetInbound {
   /** Devices handled one message at a time each, so two heartbeats cannot race on the sequence check. */

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt, { ReasonCodes, type MqttClient } from 'mqtt';
 import { splitBrokerUrl } from './broker-url.js';
+import { FLEET_LIMITS } from './limits.js';
 
 /** Per-fleet topics (documented in docs/fleet-wire.md). */
 export const topics = {
@@ -60,7 +61,7 @@ export interface MqttOptions {
   password: string | undefined;
 }
 
-const PUBLISH_TIMEOUT_MS = 5_000;
+const PUBLISH_TIMEOUT_MS = FLEET_LIMITS.publishTimeoutMs;
 const CLIENT_OPTIONS = { clientId: `warden-gateway-${process.pid}`, reconnectPeriod: 1000, connectTimeout: 5000 };
 
 export class FleetMqtt {

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { destination, pino } from 'pino';
 import { AuditStore } from '../audit/store.js';
 import { connectAddress, httpUrl, isLoopbackAddress, sidecarBindAddress } from '../config/bind.js';
+import { envVar } from '../config/env.js';
 import { ConfigError, loadConfigFile } from '../config/load.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import type Database from 'better-sqlite3';
@@ -149,7 +150,7 @@ async function close(listeners: Listeners): Promise<void> {
 export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
   let prepared = prepare(env);
   let { settings } = prepared;
-  const logger = createLogger(env.WARDEN_LOG_LEVEL || settings.config.gateway.log_level);
+  const logger = createLogger(envVar(env, 'WARDEN_LOG_LEVEL') ?? settings.config.gateway.log_level);
   const startedAt = new Date();
   if (settings.createdConfig) logger.info({ path: settings.path }, 'created default configuration');
   if (settings.createdToken) logger.info({ path: settings.paths.dotenv }, 'created gateway token WARDEN_GATEWAY_TOKEN');

@@ -3,10 +3,11 @@
 // `proxy-auth-failed` row per client network (/24 or /48) and minute, with the count, when the minute is
 // over (or the gateway stops). The per-request warning log line stays: it is the live telemetry.
 import type { NewAuditEvent } from '../audit/store.js';
+import { PROXY_LIMITS } from './limits.js';
 
-const WINDOW_MS = 60_000;
+const WINDOW_MS = PROXY_LIMITS.authFailureWindowMs;
 /** Networks tallied per minute; refusals from further networks share one `other` row, so memory is bounded. */
-const MAX_NETWORKS_PER_WINDOW = 1000;
+const MAX_NETWORKS_PER_WINDOW = PROXY_LIMITS.maxAuthFailureNetworks;
 /** Distinct reasons, paths and user agents kept per row. */
 const MAX_SAMPLES = 8;
 /** A sampled path is cut to this length: the caller chose it, and the row must stay small. */

@@ -17,6 +17,7 @@ import type { ProviderFormat, RequestView } from './formats/types.js';
 import { ndjsonFramer, sseFramer, type FramedEvent } from './framing.js';
 import type { ProxyDecision } from './inspection.js';
 import { StreamGuard } from './stream-guard.js';
+import { PROXY_LIMITS } from './limits.js';
 import { resolveTarget } from './target.js';
 import { upstreamFailure } from './upstream.js';
 
@@ -36,7 +37,7 @@ const RELAY_SLICE_CHARS = 2048;
 const HEADERS_ALONE_AFTER_MS = 20;
 
 /** Answers larger than this are not buffered for inspection (502): nothing uninspected is passed on. */
-const MAX_BUFFERED_ANSWER = 64 * 1024 * 1024;
+const MAX_BUFFERED_ANSWER = PROXY_LIMITS.maxBufferedAnswerBytes;
 
 /** Upstream response headers not relayed: framing and hop-by-hop headers Node sets itself. */
 const RESPONSE_HEADERS_DROPPED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);

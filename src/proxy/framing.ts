@@ -3,6 +3,7 @@
 // a newline. Hand-written rather than eventsource-parser: that library yields parsed fields only, and the
 // proxy must forward the original bytes of each event.
 import type { StreamEvent } from './formats/types.js';
+import { PROXY_LIMITS } from './limits.js';
 
 export interface FramedEvent {
   event: StreamEvent;
@@ -18,7 +19,7 @@ export interface Framer {
 }
 
 /** Only one buffered, unterminated event is allowed to grow this large; past that it is passed on as is. */
-const MAX_EVENT = 8 * 1024 * 1024;
+const MAX_EVENT = PROXY_LIMITS.maxStreamEventChars;
 
 const BLANK_LINE = /\r\n\r\n|\n\n|\r\r|\r\n\n|\n\r\n/g;
 

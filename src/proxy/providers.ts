@@ -10,7 +10,7 @@ import type { Config } from '../config/schema.js';
 
 const BUILTIN_PROVIDERS_FILE = fileURLToPath(new URL('../../policies/providers.yaml', import.meta.url));
 
-const BuiltinFile = Type.Object(
+export const BuiltinFile = Type.Object(
   {
     providers: Type.Array(
       Type.Object(

@@ -10,8 +10,9 @@ import { controlRoutes } from './routes/control.js';
 import { InFlight } from './in-flight.js';
 import { PROXY_BODY_LIMIT, proxiedRoutes } from './routes/proxied.js';
 import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
+import { PROXY_LIMITS } from './limits.js';
 
-const DRAIN_MS = 10_000;
+const DRAIN_MS = PROXY_LIMITS.drainMs;
 
 const isPublic = (request: FastifyRequest) => {
   const path = request.url.split('?')[0];

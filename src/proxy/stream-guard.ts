@@ -13,13 +13,9 @@ import type { StreamDecoder, StreamEvent } from './formats/types.js';
 import type { FramedEvent } from './framing.js';
 import type { ProxyDecision, ProxyInspection } from './inspection.js';
 import { toolCallFromArguments } from './formats/tool-calls.js';
+import { PROXY_LIMITS } from './limits.js';
 
-/** Characters re-scanned before the newly settled text: longer than any single pattern match we rely on. */
-const OVERLAP = 1024;
-/** A "word" longer than this is released as it is scanned (no secret is this long; memory stays bounded). */
-const MAX_HELD_WORD = 64 * 1024;
-/** Scanned text kept beyond the overlap is dropped once the answer grows past this. */
-const TRIM_AT = 1024 * 1024;
+const { streamOverlapChars: OVERLAP, maxHeldWordChars: MAX_HELD_WORD, streamTrimChars: TRIM_AT } = PROXY_LIMITS;
 
 interface Pending {
   event: StreamEvent;

@@ -5,6 +5,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { envVar, type EnvSource } from '../config/env.js';
 import { describeKind, specialFileSystem, specialPlace } from './special-files.js';
 
 export class PathRejected extends Error {
@@ -32,11 +33,11 @@ export const AGENT_SKILL_FOLDERS = [
 export const expandHome = (path: string, home: string) => (path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path);
 
 /** The home folder of the environment a server was given (tests give their own). */
-export const homeOf = (env: Record<string, string | undefined>) => env.HOME || homedir();
+export const homeOf = (env: EnvSource) => envVar(env, 'HOME') ?? homedir();
 
 /** The folders of SKILL_SCANNER_ALLOWED_ROOTS (`:`-separated), or undefined when it is unset or blank. */
-export function envRoots(env: Record<string, string | undefined>): string[] | undefined {
-  const raw = env.SKILL_SCANNER_ALLOWED_ROOTS?.trim();
+export function envRoots(env: EnvSource): string[] | undefined {
+  const raw = envVar(env, 'SKILL_SCANNER_ALLOWED_ROOTS');
   return raw ? raw.split(':').filter(Boolean) : undefined;
 }
 

@@ -13,7 +13,7 @@ import { SCAN_PRESETS, SCAN_SEVERITIES, type AnalyzerFinding, type ScanSeverity 
 const PRESETS_DIR = fileURLToPath(new URL('../../policies/scanner/presets/', import.meta.url));
 
 const Severity = oneOf(SCAN_SEVERITIES);
-const PresetFile = Type.Object(
+export const PresetFile = Type.Object(
   {
     extends: Type.Optional(oneOf(SCAN_PRESETS)),
     /** Findings below this severity are not reported. */

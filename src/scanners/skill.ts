@@ -9,14 +9,8 @@ import { join, relative, sep } from 'node:path';
 import { parse } from 'yaml';
 import { describeKind, pseudoFileSystem, readRegularFile, specialFileSystem } from './special-files.js';
 import type { SkillFile, SkillManifest, SkillPackage } from './types.js';
+import { SCANNER_LIMITS } from './limits.js';
 
-export const SKILL_LIMITS = {
-  /** Files read per skill; the rest are listed as skipped. */
-  maxFiles: 2000,
-  /** Larger files are hashed and their head kept, but not inspected as text. */
-  maxTextBytes: 2 * 1024 * 1024,
-  maxDepth: 12,
-} as const;
 
 /**
  * The skill cannot be scanned: the folder is missing, not a folder, on a special file system or unreadable, or
@@ -123,10 +117,10 @@ export function loadSkill(directory: string, options: { lenient?: boolean } = {}
         // A pseudo file system mounted inside the folder (a bind mount of /proc, say) is not walked into.
         const mounted = pseudoFileSystem(full);
         if (mounted) skipped.push({ path, reason: `special file system (${mounted})` });
-        else if (depth >= SKILL_LIMITS.maxDepth) skipped.push({ path, reason: 'nested too deep' });
+        else if (depth >= SCANNER_LIMITS.maxDepth) skipped.push({ path, reason: 'nested too deep' });
         else walk(full, depth + 1);
       } else if (!entry.isFile()) skipped.push({ path, reason: 'not a regular file' });
-      else if (files.length >= SKILL_LIMITS.maxFiles) skipped.push({ path, reason: 'file limit reached' });
+      else if (files.length >= SCANNER_LIMITS.maxFiles) skipped.push({ path, reason: 'file limit reached' });
       else {
         const file = readSkillFile(full, path);
         if (typeof file === 'string') skipped.push({ path, reason: file });
@@ -165,6 +159,6 @@ function readSkillFile(full: string, path: string): SkillFile | string {
   const file: SkillFile = {
     path, size: bytes.length, head: new Uint8Array(bytes.subarray(0, 64)), sha256: createHash('sha256').update(bytes).digest('hex'),
   };
-  if (bytes.length <= SKILL_LIMITS.maxTextBytes && isText(bytes)) file.text = bytes.toString('utf8');
+  if (bytes.length <= SCANNER_LIMITS.maxTextBytes && isText(bytes)) file.text = bytes.toString('utf8');
   return file;
 }

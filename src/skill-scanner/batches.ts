@@ -2,6 +2,7 @@
 // completed | failed. Kept in memory, at most 1000 batches for one hour each.
 import { randomUUID } from 'node:crypto';
 import type { ScanResult } from '../scanners/types.js';
+import { SKILL_SCANNER_LIMITS } from './limits.js';
 
 export type BatchStatus = 'pending' | 'running' | 'completed' | 'failed';
 
@@ -25,7 +26,6 @@ export interface Batch {
   error?: string;
 }
 
-export const BATCH_LIMITS = { maxEntries: 1000, ttlMs: 60 * 60 * 1000 } as const;
 
 export class BatchStore {
   private readonly batches = new Map<string, { batch: Batch; expires: number }>();
@@ -35,7 +35,7 @@ export class BatchStore {
   create(skillsDirectory: string): Batch {
     this.evict();
     const batch: Batch = { scan_id: randomUUID(), status: 'pending', skills_directory: skillsDirectory, created_at: new Date(this.now()).toISOString(), total: 0, done: 0 };
-    this.batches.set(batch.scan_id, { batch, expires: this.now() + BATCH_LIMITS.ttlMs });
+    this.batches.set(batch.scan_id, { batch, expires: this.now() + SKILL_SCANNER_LIMITS.batchTtlMs });
     return batch;
   }
 
@@ -60,7 +60,7 @@ export class BatchStore {
     for (const [id, entry] of this.batches) if (entry.expires <= now) this.batches.delete(id);
     // Maps iterate in insertion order: the first keys are the oldest batches.
     for (const id of this.batches.keys()) {
-      if (this.batches.size < BATCH_LIMITS.maxEntries) break;
+      if (this.batches.size < SKILL_SCANNER_LIMITS.maxBatches) break;
       this.batches.delete(id);
     }
   }

@@ -7,8 +7,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
+import { SKILL_SCANNER_LIMITS } from './limits.js';
 
-export const ZIP_LIMITS = { maxEntries: 500, maxUncompressedBytes: 200 * 1024 * 1024 } as const;
 
 export class UploadRejected extends Error {
   override readonly name = 'UploadRejected';
@@ -44,9 +44,9 @@ function safeTarget(root: string, name: string): string {
 /** Extracts `zipPath` into the (empty, existing) folder `root`. */
 export async function extractZip(zipPath: string, root: string): Promise<void> {
   const zip = await openZip(zipPath);
-  if (zip.entryCount > ZIP_LIMITS.maxEntries) {
+  if (zip.entryCount > SKILL_SCANNER_LIMITS.maxZipEntries) {
     zip.close();
-    throw new UploadRejected(`the archive has ${zip.entryCount} entries; at most ${ZIP_LIMITS.maxEntries} are accepted`);
+    throw new UploadRejected(`the archive has ${zip.entryCount} entries; at most ${SKILL_SCANNER_LIMITS.maxZipEntries} are accepted`);
   }
   let entries = 0;
   let inflated = 0;
@@ -54,7 +54,7 @@ export async function extractZip(zipPath: string, root: string): Promise<void> {
     new Transform({
       transform(chunk: Buffer, _encoding, done) {
         inflated += chunk.length;
-        if (inflated > ZIP_LIMITS.maxUncompressedBytes) done(new UploadRejected('the archive unpacks to more than 200 MB'));
+        if (inflated > SKILL_SCANNER_LIMITS.maxZipUncompressedBytes) done(new UploadRejected('the archive unpacks to more than 200 MB'));
         else done(null, chunk);
       },
     });
@@ -63,7 +63,7 @@ export async function extractZip(zipPath: string, root: string): Promise<void> {
       zip.readEntry();
       const [entry] = (await Promise.race([once(zip, 'entry'), once(zip, 'end').then(() => [undefined])])) as [yauzl.Entry | undefined];
       if (!entry) break;
-      if (++entries > ZIP_LIMITS.maxEntries) throw new UploadRejected(`the archive has more than ${ZIP_LIMITS.maxEntries} entries`);
+      if (++entries > SKILL_SCANNER_LIMITS.maxZipEntries) throw new UploadRejected(`the archive has more than ${SKILL_SCANNER_LIMITS.maxZipEntries} entries`);
       const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
       if (mode === S_IFLNK) throw new UploadRejected(`archive entry is a symlink: ${JSON.stringify(entry.fileName.slice(0, 200))}`);
       const target = safeTarget(root, entry.fileName);

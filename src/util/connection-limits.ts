@@ -6,17 +6,18 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { isLoopbackAddress } from '../config/bind.js';
+import { defineLimits } from './limit-table.js';
 
-export const CONNECTION_LIMITS = {
-  /** A request's headers must have arrived this long after its first byte. */
-  headersTimeoutMs: 10_000,
-  /** A request's whole body must have arrived this long after its first byte. */
-  requestTimeoutMs: 30_000,
-  /** How often Node looks for requests past those deadlines (its default, 30 s, would double them). */
-  checkIntervalMs: 1_000,
-  /** Open connections one non-loopback address may hold; more are closed at once. Loopback is not capped. */
-  maxConnectionsPerIp: 64,
-} as const;
+export const CONNECTION_LIMITS = defineLimits('Every listener (sidecar, guardrail proxy, skill scanner)', 'src/util/connection-limits.ts', {
+  headersTimeoutMs: { value: 10_000, unit: 'ms', what: 'A request\'s headers must have arrived this long after its first byte; later, the request is ended (408).' },
+  requestTimeoutMs: { value: 30_000, unit: 'ms', what: 'A request\'s whole body must have arrived this long after its first byte; later, the request is ended (408).' },
+  checkIntervalMs: { value: 1_000, unit: 'ms', what: 'How often Node looks for requests past those deadlines (its default, 30 s, would double them).' },
+  maxConnectionsPerIp: {
+    value: 64,
+    unit: 'count',
+    what: 'Open connections one non-loopback address may hold; more are closed at once. Loopback is not capped.',
+  },
+});
 
 /** Fastify server options that apply the timeouts. */
 export function slowClientTimeouts() {

@@ -1,7 +1,10 @@
-// 32-byte secrets given as 64 hex digits in the environment (fleet signing keys, the fleet vault key).
-export function hexSecret(env: Record<string, string | undefined>, name: string): Buffer | undefined {
-  const value = env[name]?.trim();
-  if (!value) return undefined;
-  if (!/^[0-9a-f]{64}$/i.test(value)) throw new Error(`${name} must be 64 hex digits (32 bytes)`);
-  return Buffer.from(value, 'hex');
+// 32-byte secrets given as 64 hex digits in the environment (fleet signing keys, the fleet vault key); the
+// format is checked by the environment schema (src/config/env.ts).
+import { envVar, type EnvSource } from '../config/env.js';
+
+export type HexSecretName = 'WARDEN_FLEET_VAULT_KEY' | 'WARDEN_OTA_HMAC_KEY' | 'WARDEN_EMERGENCY_KEY';
+
+export function hexSecret(env: EnvSource, name: HexSecretName): Buffer | undefined {
+  const value = envVar(env, name);
+  return value === undefined ? undefined : Buffer.from(value, 'hex');
 }

@@ -35,9 +35,10 @@ Environment: WARDEN_FLEET_API_TOKEN (registers the devices), WARDEN_OTA_HMAC_KEY
       const { localGateway } = await import('../local-gateway.js');
       const { runningGateway } = await import('../../gateway/process-record.js');
       const { hexSecret } = await import('../../util/hex-secret.js');
+      const { envVar } = await import('../../config/env.js');
       const { startSimulatedFleet } = await import('../../fleet/simulated-fleet.js');
       const { splitBrokerUrl } = await import('../../fleet/broker-url.js');
-      const adminToken = process.env.WARDEN_FLEET_API_TOKEN;
+      const adminToken = envVar(process.env, 'WARDEN_FLEET_API_TOKEN');
       const otaKey = hexSecret(process.env, 'WARDEN_OTA_HMAC_KEY');
       const emergencyKey = hexSecret(process.env, 'WARDEN_EMERGENCY_KEY');
       if (!adminToken || !otaKey || !emergencyKey) {

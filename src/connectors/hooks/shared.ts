@@ -8,11 +8,11 @@ import {
   type HookPhase,
   type NativeHookAnswer,
 } from './types.js';
+import { HOOK_LIMITS } from '../limits.js';
 
 export type JsonObject = Record<string, unknown>;
 
-/** Tool results are cut to this many UTF-8 bytes before inspection. */
-export const MAX_TOOL_OUTPUT_BYTES = 1024 * 1024;
+export const MAX_TOOL_OUTPUT_BYTES = HOOK_LIMITS.maxToolOutputBytes;
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

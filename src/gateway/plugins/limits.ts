@@ -1,11 +1,12 @@
 // Body size limits (spec "Limits"): set per route when it is registered, so Fastify refuses an oversized
 // body with 413 while reading it, before any handler runs.
 import type { FastifyInstance } from 'fastify';
+import { SIDECAR_LIMITS } from '../limits.js';
 
-export const MiB = 1024 * 1024;
-export const ORDINARY_BODY_LIMIT = 1 * MiB;
-export const OTLP_BODY_LIMIT = 64 * MiB;
-export const SANDBOX_BODY_LIMIT = 256 * 1024;
+export { MiB } from '../../util/limit-table.js';
+export const ORDINARY_BODY_LIMIT = SIDECAR_LIMITS.ordinaryBodyBytes;
+export const OTLP_BODY_LIMIT = SIDECAR_LIMITS.otlpBodyBytes;
+export const SANDBOX_BODY_LIMIT = SIDECAR_LIMITS.sandboxBodyBytes;
 
 const OTLP_ROUTE = /^\/(?:v1\/(?:logs|metrics|traces)$|otlp\/)/;
 

@@ -3,9 +3,10 @@
 // route could not be called as the spec describes it. Installed on an encapsulated instance holding only those
 // routes: every other JSON route keeps refusing an empty JSON body.
 import type { FastifyInstance } from 'fastify';
+import { SIDECAR_LIMITS } from '../limits.js';
 
 /** A bodyless route reads at most this much before refusing (a real body is refused anyway). */
-export const NO_BODY_LIMIT = 1024;
+export const NO_BODY_LIMIT = SIDECAR_LIMITS.noBodyBytes;
 
 const isEmptyObject = (body: unknown): boolean =>
   typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0;

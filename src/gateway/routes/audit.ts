@@ -5,6 +5,7 @@ import { AUDIT_SEVERITIES } from '../../audit/events.js';
 import { oneOf } from '../../config/schema.js';
 import { redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
+import { SIDECAR_LIMITS } from '../limits.js';
 
 const Text = (maxLength: number) => Type.String({ maxLength });
 
@@ -27,8 +28,8 @@ export const AuditEventBody = Type.Object(
 
 const AppendedBody = Type.Object({ status: Type.Literal('ok') });
 
-export const ALERTS_DEFAULT_LIMIT = 50;
-export const ALERTS_MAX_LIMIT = 500;
+export const ALERTS_DEFAULT_LIMIT = SIDECAR_LIMITS.alertsPageDefault;
+export const ALERTS_MAX_LIMIT = SIDECAR_LIMITS.alertsPageMax;
 
 const AlertsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, description: `rows to return; 0 or absent: ${ALERTS_DEFAULT_LIMIT}; at most ${ALERTS_MAX_LIMIT}` })),

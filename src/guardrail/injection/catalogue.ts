@@ -29,7 +29,7 @@ const CueSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const CatalogueSchema = Type.Object(
+export const CatalogueSchema = Type.Object(
   {
     macros: Type.Record(Type.String({ pattern: '^[a-z_]+$' }), Type.String(), { default: {} }),
     bands: Type.Object(

@@ -4,8 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProxyContext } from '../context.js';
 import { forward } from '../forward.js';
 import type { InFlight } from '../in-flight.js';
+import { PROXY_LIMITS } from '../limits.js';
 
-export const PROXY_BODY_LIMIT = 10 * 1024 * 1024;
+export const PROXY_BODY_LIMIT = PROXY_LIMITS.maxRequestBodyBytes;
 
 export function proxiedRoutes(app: FastifyInstance, ctx: ProxyContext, inFlight: InFlight): void {
   // Every content type as a Buffer; forward() decides what it accepts (JSON only, inspected).

@@ -16,11 +16,11 @@
 // MEDIUM); anything else becomes MEDIUM. A failed request or a malformed answer fails the analyzer.
 import { SCAN_CATEGORIES, SCAN_SEVERITIES, AnalyzerUnavailable, type Analyzer, type AnalyzerContext, type AnalyzerFinding, type ScanCategory, type ScanSeverity, type SkillFile } from '../types.js';
 import { lineAt } from '../snippet.js';
+import { envVar } from '../../config/env.js';
+import { SCANNER_LIMITS } from '../limits.js';
 import { httpTimeoutMs, joinUrl, mapLimited, requestJson, serviceUrl } from './http.js';
 
-export const DEFAULT_AI_GUARD_URL = 'http://127.0.0.1:8090';
-export const AI_GUARD_CHUNK_CHARS = 32_000;
-export const AI_GUARD_MAX_REQUESTS = 200;
+export const { aiGuardChunkChars: AI_GUARD_CHUNK_CHARS, aiGuardMaxRequests: AI_GUARD_MAX_REQUESTS } = SCANNER_LIMITS;
 const CONCURRENCY = 4;
 
 /** Names inspection services commonly use, in our vocabulary. */
@@ -96,11 +96,11 @@ export const aiGuardAnalyzer: Analyzer = {
   description: 'Every text file sent to an AI-defense inspection service (our /v1/inspect contract)',
   requires: 'use_ai_guard + AI_GUARD_API_KEY (AI_GUARD_URL optional)',
   async analyze(ctx) {
-    const key = ctx.env.AI_GUARD_API_KEY?.trim();
+    const key = envVar(ctx.env, 'AI_GUARD_API_KEY');
     if (!key) throw new AnalyzerUnavailable('the ai_guard analyzer needs AI_GUARD_API_KEY');
     let url: URL;
     try {
-      url = joinUrl(serviceUrl(ctx.env.AI_GUARD_URL, 'AI_GUARD_URL', DEFAULT_AI_GUARD_URL), '/v1/inspect');
+      url = joinUrl(serviceUrl(envVar(ctx.env, 'AI_GUARD_URL'), 'AI_GUARD_URL'), '/v1/inspect');
     } catch (err) {
       throw new AnalyzerUnavailable(`the ai_guard analyzer cannot be built: ${(err as Error).message}`);
     }

@@ -4,11 +4,12 @@
 // the caller's key and anything secret-shaped masked out of any response excerpt, since the message ends up
 // in the scan result's analyzers_failed.
 import { request } from 'undici';
+import { envVar, type EnvSource } from '../../config/env.js';
+import { SCANNER_LIMITS } from '../limits.js';
 import { maskSecrets } from '../snippet.js';
 
-export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 /** A hostile or broken endpoint must not make the scanner buffer without bound. */
-const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = SCANNER_LIMITS.maxServiceAnswerBytes;
 const MAX_ERROR_EXCERPT = 200;
 
 export class ServiceError extends Error {
@@ -19,15 +20,9 @@ export class ServiceError extends Error {
   }
 }
 
-/** A positive integer from the environment, or the fallback when unset or not one. */
-export function envMilliseconds(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const value = Number(env[name]?.trim() || Number.NaN);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
-/** The per-request deadline for lookups: SKILL_SCANNER_HTTP_TIMEOUT_MS, 10 s by default. */
-export function httpTimeoutMs(env: Record<string, string | undefined>): number {
-  return envMilliseconds(env, 'SKILL_SCANNER_HTTP_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUT_MS);
+/** The per-request deadline for lookups: SKILL_SCANNER_HTTP_TIMEOUT_MS (its default is in the env schema). */
+export function httpTimeoutMs(env: EnvSource): number {
+  return envVar(env, 'SKILL_SCANNER_HTTP_TIMEOUT_MS')!;
 }
 
 /**

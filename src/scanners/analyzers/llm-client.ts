@@ -7,10 +7,9 @@
 // and the per-call deadline SKILL_SCANNER_LLM_TIMEOUT_MS, else SKILL_SCANNER_HTTP_TIMEOUT_MS, else 60 s (not the
 // lookups' 10 s: a model reading a 60 KB skill routinely takes longer than that).
 import { AnalyzerUnavailable, type AnalyzerContext } from '../types.js';
-import { envMilliseconds, joinUrl, requestJson, serviceUrl } from './http.js';
+import { envVar } from '../../config/env.js';
+import { joinUrl, requestJson, serviceUrl } from './http.js';
 
-export const DEFAULT_LLM_BASE_URL = 'https://api.openai.com/v1';
-export const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
 export const DEFAULT_LLM_TIMEOUT_MS = 60_000;
 
 export interface LlmConfig {
@@ -22,19 +21,19 @@ export interface LlmConfig {
 
 /** The model settings from the environment; AnalyzerUnavailable (HTTP 400 on /scan) without a key. */
 export function llmConfig(env: AnalyzerContext['env'], analyzer: string): LlmConfig {
-  const apiKey = env.SKILL_SCANNER_LLM_API_KEY?.trim();
+  const apiKey = envVar(env, 'SKILL_SCANNER_LLM_API_KEY');
   if (!apiKey) throw new AnalyzerUnavailable(`the ${analyzer} analyzer needs SKILL_SCANNER_LLM_API_KEY`);
   let base: URL;
   try {
-    base = serviceUrl(env.SKILL_SCANNER_LLM_BASE_URL, 'SKILL_SCANNER_LLM_BASE_URL', DEFAULT_LLM_BASE_URL);
+    base = serviceUrl(envVar(env, 'SKILL_SCANNER_LLM_BASE_URL'), 'SKILL_SCANNER_LLM_BASE_URL');
   } catch (err) {
     throw new AnalyzerUnavailable(`the ${analyzer} analyzer cannot be built: ${(err as Error).message}`);
   }
   return {
     endpoint: joinUrl(base, '/chat/completions'),
     apiKey,
-    model: env.SKILL_SCANNER_LLM_MODEL?.trim() || DEFAULT_LLM_MODEL,
-    timeoutMs: envMilliseconds(env, 'SKILL_SCANNER_LLM_TIMEOUT_MS', envMilliseconds(env, 'SKILL_SCANNER_HTTP_TIMEOUT_MS', DEFAULT_LLM_TIMEOUT_MS)),
+    model: envVar(env, 'SKILL_SCANNER_LLM_MODEL')!,
+    timeoutMs: envVar(env, 'SKILL_SCANNER_LLM_TIMEOUT_MS') ?? envVar(env, 'SKILL_SCANNER_HTTP_TIMEOUT_MS', { fallback: DEFAULT_LLM_TIMEOUT_MS })!,
   };
 }
 

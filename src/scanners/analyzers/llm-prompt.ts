@@ -4,9 +4,10 @@
 // instruction inside as evidence, never as an instruction.
 import { randomBytes } from 'node:crypto';
 import { SCAN_CATEGORIES, SCAN_SEVERITIES, type ScanCategory, type SkillPackage } from '../types.js';
+import { SCANNER_LIMITS } from '../limits.js';
 
 /** Characters of skill text (instructions and files) shown to the judge; the rest is cut, and says so. */
-export const SKILL_CONTENT_BUDGET = 60_000;
+export const SKILL_CONTENT_BUDGET = SCANNER_LIMITS.llmSkillContentChars;
 const MAX_LISTED_FILES = 500;
 const MAX_MANIFEST_CHARS = 4_000;
 

@@ -13,11 +13,11 @@
 // still reports the vulnerability by id at MEDIUM, since the batch answer already says the pin is affected.
 import type { Analyzer, AnalyzerContext, AnalyzerFinding, SkillPackage } from '../types.js';
 import { snippetAt } from '../snippet.js';
+import { envVar } from '../../config/env.js';
 import { httpTimeoutMs, joinUrl, mapLimited, requestJson, serviceUrl, ServiceError } from './http.js';
 import { findPins, normalisePypiName, type DependencyPin, type Ecosystem } from './osv-pins.js';
 import { osvSeverity } from './osv-severity.js';
 
-export const DEFAULT_OSV_URL = 'https://api.osv.dev';
 /** OSV's limit on queries per querybatch call. */
 const QUERY_BATCH = 1000;
 const DETAIL_CONCURRENCY = 8;
@@ -146,7 +146,7 @@ export const osvAnalyzer: Analyzer = {
   async analyze(ctx) {
     const groups = groupPins(findPins(ctx.skill));
     if (groups.length === 0) return [];
-    const base = serviceUrl(ctx.env.SKILL_SCANNER_OSV_URL, 'SKILL_SCANNER_OSV_URL', DEFAULT_OSV_URL);
+    const base = serviceUrl(envVar(ctx.env, 'SKILL_SCANNER_OSV_URL'), 'SKILL_SCANNER_OSV_URL');
     const idsPerGroup = await queryVulnIds(groups, base, ctx);
     const uniqueIds = [...new Set(idsPerGroup.flat())];
     const records = await mapLimited(uniqueIds, DETAIL_CONCURRENCY, (id) => fetchVuln(id, base, ctx));

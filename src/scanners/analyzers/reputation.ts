@@ -22,6 +22,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Analyzer, AnalyzerContext, AnalyzerFinding, SkillFile } from '../types.js';
+import { envIsSet, envVar } from '../../config/env.js';
 import { httpTimeoutMs, mapLimited, requestJson, serviceUrl } from './http.js';
 
 export const SHIPPED_KNOWN_BAD_FILE = fileURLToPath(new URL('../../../policies/scanner/known-bad-sha256.txt', import.meta.url));
@@ -63,7 +64,7 @@ export function loadKnownBad(path: string): KnownBadList {
 }
 
 function localHits(files: readonly SkillFile[], env: AnalyzerContext['env']): AnalyzerFinding[] {
-  const paths = [SHIPPED_KNOWN_BAD_FILE, env.SKILL_SCANNER_KNOWN_BAD_FILE?.trim()].filter((p): p is string => !!p);
+  const paths = [SHIPPED_KNOWN_BAD_FILE, envVar(env, 'SKILL_SCANNER_KNOWN_BAD_FILE')].filter((p): p is string => !!p);
   const lists = paths.map((path) => ({ path, list: loadKnownBad(path) }));
   const findings: AnalyzerFinding[] = [];
   for (const file of files) {
@@ -137,15 +138,14 @@ export const reputationAnalyzer: Analyzer = {
     const { files } = ctx.skill;
     // Local results first: they need no network and must survive an online failure (see the header).
     const local = localHits(files, ctx.env);
-    const rawUrl = ctx.env.SKILL_SCANNER_REPUTATION_URL?.trim();
-    const key = ctx.env.SKILL_SCANNER_REPUTATION_API_KEY?.trim();
-    if (!rawUrl || !key) return local;
+    const key = envVar(ctx.env, 'SKILL_SCANNER_REPUTATION_API_KEY');
+    if (!envIsSet(ctx.env, 'SKILL_SCANNER_REPUTATION_URL') || !key) return local;
 
     const known = new Set(local.map((f) => f.file_path));
     const hashes = [...new Set(files.filter((f) => !known.has(f.path)).map((f) => f.sha256))];
     if (hashes.length === 0) return local;
     try {
-      const verdicts = await onlineLookup(hashes, ctx, serviceUrl(rawUrl, 'SKILL_SCANNER_REPUTATION_URL'), key);
+      const verdicts = await onlineLookup(hashes, ctx, serviceUrl(envVar(ctx.env, 'SKILL_SCANNER_REPUTATION_URL'), 'SKILL_SCANNER_REPUTATION_URL'), key);
       return [...local, ...onlineFindings(files, verdicts)];
     } catch (err) {
       const reason = (err as Error).message;

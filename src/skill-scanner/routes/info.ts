@@ -1,11 +1,12 @@
 // GET / (what this service is), /health and /analyzers (what each analyzer needs, and whether it can run here).
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import { envIsSet, type EnvName } from '../../config/env.js';
 import { ANALYZERS } from '../../scanners/analyzers/index.js';
 import type { ScannerContext } from '../context.js';
 
 /** Which analyzers need which environment variable to be built. */
-const NEEDS_ENV: Record<string, string> = { llm: 'SKILL_SCANNER_LLM_API_KEY', meta: 'SKILL_SCANNER_LLM_API_KEY', ai_guard: 'AI_GUARD_API_KEY' };
+const NEEDS_ENV: Record<string, EnvName> = { llm: 'SKILL_SCANNER_LLM_API_KEY', meta: 'SKILL_SCANNER_LLM_API_KEY', ai_guard: 'AI_GUARD_API_KEY' };
 
 const AnalyzerInfo = Type.Object({
   name: Type.String(),
@@ -22,7 +23,7 @@ export function infoRoutes(app: FastifyInstance, ctx: ScannerContext): void {
       description: analyzer.description,
       requires: analyzer.requires,
       option,
-      available: NEEDS_ENV[analyzer.name] === undefined || Boolean(ctx.env[NEEDS_ENV[analyzer.name]!]),
+      available: NEEDS_ENV[analyzer.name] === undefined || envIsSet(ctx.env, NEEDS_ENV[analyzer.name]!),
     }));
 
   app.get('/', { schema: { summary: 'Service metadata and links' } }, async () => ({

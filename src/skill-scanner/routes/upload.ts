@@ -15,9 +15,9 @@ import { ScanFlags } from '../../scanners/options.js';
 import { ScanResultSchema } from '../schemas.js';
 import { extractZip, skillRootOf, UploadRejected } from '../zip.js';
 import { errorAnswers } from './scan.js';
+import { SKILL_SCANNER_LIMITS } from '../limits.js';
 
-/** 50 MB as the spec writes it: decimal megabytes, 50,000,000 bytes (not 50 MiB). */
-export const MAX_UPLOAD_BYTES = 50_000_000;
+export const MAX_UPLOAD_BYTES = SKILL_SCANNER_LIMITS.maxUploadBytes;
 const UploadFlags = Type.Object(ScanFlags, { additionalProperties: false });
 
 /** Form values are strings: `true`/`false`/`1`/`0` for flags, digits for the run count. */

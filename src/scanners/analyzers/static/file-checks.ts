@@ -1,7 +1,7 @@
 // Checks on the files themselves rather than their text: code hidden in dotfiles, executables and archives (by
 // magic bytes), names that lie about content, compiled code shipped without its source, and what the loader
 // could not read. Anything a reviewer cannot read is a place to hide behaviour.
-import { SKILL_LIMITS } from '../../skill.js';
+import { SCANNER_LIMITS } from '../../limits.js';
 import type { AnalyzerFinding, SkillFile, SkillPackage } from '../../types.js';
 import { baseName, CODE_TYPES, extensionOf, fileTypeOf } from './file-types.js';
 import { BINARY_KINDS, detectBinaryKind, DOCUMENT_EXTENSIONS, type BinaryKind } from './magic.js';
@@ -148,14 +148,14 @@ function binaryFindings(file: SkillFile, kind: BinaryKind, sources: SourceIndex)
 function uninspectedFindings(skill: SkillPackage): AnalyzerFinding[] {
   const findings: AnalyzerFinding[] = [];
   for (const file of skill.files) {
-    if (file.text !== undefined || file.size <= SKILL_LIMITS.maxTextBytes) continue;
+    if (file.text !== undefined || file.size <= SCANNER_LIMITS.maxTextBytes) continue;
     if (!CODE_TYPES.has(fileTypeOf(file.path, undefined)) && extensionOf(file.path) !== 'md') continue;
     findings.push({
       rule_id: 'SS-FILE-TOO-LARGE',
       category: 'obfuscation',
       severity: 'MEDIUM',
       title: 'Script or instructions too large to inspect',
-      description: `${file.path} is ${file.size} bytes, over the ${SKILL_LIMITS.maxTextBytes}-byte limit for text inspection, so its content was not scanned.`,
+      description: `${file.path} is ${file.size} bytes, over the ${SCANNER_LIMITS.maxTextBytes}-byte limit for text inspection, so its content was not scanned.`,
       file_path: file.path,
       remediation: 'Keep scripts and instructions small; split or remove oversized files.',
       metadata: { size: file.size },

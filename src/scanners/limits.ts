@@ -1,0 +1,13 @@
+// Resource limits of the skill, plugin and code scanners, in one table (documented in docs/configuration.md
+// "Limits"). The skill scanner server's own limits (uploads, batches) are in src/skill-scanner/limits.ts.
+import { defineLimits, MiB } from '../util/limit-table.js';
+
+export const SCANNER_LIMITS = defineLimits('Scanners', 'src/scanners/limits.ts', {
+  maxFiles: { value: 2000, unit: 'count', what: 'Files read per skill; the rest are listed as skipped.' },
+  maxTextBytes: { value: 2 * MiB, unit: 'bytes', what: 'Larger files are hashed and their head kept, but not inspected as text (reported as a finding).' },
+  maxDepth: { value: 12, unit: 'count', what: 'Folder nesting read in a skill; deeper folders are listed as skipped.' },
+  maxServiceAnswerBytes: { value: 8 * MiB, unit: 'bytes', what: 'Answer of an online lookup (OSV, reputation, LLM, AI Guard); a larger one fails that analyzer.' },
+  aiGuardChunkChars: { value: 32_000, unit: 'characters', what: 'Text sent to AI Guard in one request.' },
+  aiGuardMaxRequests: { value: 200, unit: 'count', what: 'AI Guard requests per scan; the text beyond is reported as not inspected.' },
+  llmSkillContentChars: { value: 60_000, unit: 'characters', what: 'Skill content put in the `llm` analyzer\'s prompt; the rest is cut.' },
+});
