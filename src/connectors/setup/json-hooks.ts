@@ -3,6 +3,7 @@
 //     {<container>: {<Event>: [{matcher?, hooks: [{type: "command", command}]}]}}
 //   flat (Cursor, Windsurf, Copilot):  {<container>: {<event>: [{command}]}}
 // Our entries are the ones whose command runs the hook script; everything else in the file is left as it was.
+import type { SetupTarget } from '../definition.js';
 import { hookCommand, isWardenCommand, type HookTarget } from './hook-command.js';
 import { AgentConfigError, formatJson, isJsonObject, parseJsonObject, type JsonObject } from './config-file.js';
 
@@ -110,4 +111,17 @@ export function removeJsonHooks(layout: JsonHookLayout, text: string): string | 
 export function jsonHooksInstalled(layout: JsonHookLayout, text: string): boolean {
   const container = containerOf(layout, parseJsonObject(text)) ?? {};
   return Object.values(container).some((list) => Array.isArray(list) && list.some((item) => itemHoldsOurs(layout, item)));
+}
+
+/** A Claude Code-style command hook entry. */
+export const commandEntry = (command: string): JsonObject => ({ type: 'command', command });
+
+/** The setup target of an agent whose hooks live in the JSON file `file` (relative to the user's home). */
+export function jsonHookFile(file: string, layout: JsonHookLayout): SetupTarget {
+  return {
+    file,
+    install: (text, events, target) => installJsonHooks(layout, text, events, target),
+    remove: (text) => removeJsonHooks(layout, text),
+    installed: (text) => jsonHooksInstalled(layout, text),
+  };
 }
