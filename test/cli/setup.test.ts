@@ -198,6 +198,16 @@ describe('warden setup codex (config.toml)', () => {
     assert.match(read(FILES.codex!), /^notify = \["notify-send", "done"\]\n[^]*\[\[hooks\.PreToolUse\]\]/);
   });
 
+  it('refuses a config.toml that is not TOML, naming the line, and leaves it (and Warden) untouched', async () => {
+    write(FILES.codex!, 'model = "gpt-5\n[projects]\n');
+    const result = await setup('codex');
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /config\.toml: invalid TOML: .*\(line 1, column \d+\); the file was left unchanged/);
+    assert.equal(read(FILES.codex!), 'model = "gpt-5\n[projects]\n');
+    assert.deepEqual(backups(FILES.codex!), []);
+    assert.ok(!existsSync(join(home.dir, 'hooks', 'codex.token')));
+  });
+
   it('refuses hooks written in a form our tables would clash with', async () => {
     write(FILES.codex!, '[hooks]\nPreToolUse = []\n');
     const result = await setup('codex');
