@@ -62,11 +62,11 @@ export interface ProxyConnector extends Described {
 export type ConnectorDefinition = HookAgent | ProxyConnector;
 
 /** The events `warden setup` installs, in order. */
-export function installedEvents(agent: HookAgent): string[] {
+export function installedEvents(agent: Pick<HookAgent, 'events'>): string[] {
   return Object.entries(agent.events).filter(([, e]) => e.installed).map(([name]) => name);
 }
 
 /** The events a fail-closed hook refuses. */
-export function gateEvents(agent: HookAgent): string[] {
+export function gateEvents(agent: Pick<HookAgent, 'events'>): string[] {
   return Object.entries(agent.events).filter(([, e]) => e.gate).map(([name]) => name);
 }

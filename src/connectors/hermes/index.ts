@@ -7,7 +7,7 @@
 // Hermes' human-approval gate; pre_llm_call {"context"} is appended to the user's turn (it cannot stop the turn, so a
 // blocked prompt is answered with the reason as context); pre_verify {"action": "continue", "message"} keeps the
 // agent working with the message as a new user turn. Every other event ignores its answer.
-import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
+import { decodedOnly, gate, gateEvents, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import { exit2, json, notice } from '../native/answers.js';
 import { isObject, phaseOf, readPayload } from '../native/payload.js';
 import { outputText, successOf, toolArgs } from '../native/tool-data.js';
@@ -38,6 +38,8 @@ function messageText(message: unknown): string | undefined {
   });
   return texts.length > 0 ? texts.join('\n') : undefined;
 }
+
+const GATES = gateEvents({ events: EVENTS });
 
 export const hermes: HookAgent = {
   kind: 'hook',
@@ -76,7 +78,7 @@ export const hermes: HookAgent = {
   refusal: exit2,
   setup: {
     file: '.hermes/config.yaml',
-    install: installHermesConfig,
+    install: (text, events, target) => installHermesConfig(text, events, target, GATES),
     remove: removeHermesConfig,
     installed: hermesConfigInstalled,
     notes: () => ['Hermes asks once per hook before running it (or set hooks_auto_accept: true in config.yaml).'],

@@ -4,7 +4,8 @@
 // after an undo. Codex refuses to start on an invalid config.toml, so a bad edit must stop `warden setup` instead.
 import { parse, TomlError } from 'smol-toml';
 import { isDeepStrictEqual } from 'node:util';
-import { AgentConfigError, isJsonObject, type JsonObject } from './config-file.js';
+import { isObject, type JsonObject } from '../native/payload.js';
+import { AgentConfigError } from './config-file.js';
 import { isWardenCommand } from './hook-command.js';
 
 /** The parsed document; the user's own file is named as theirs when it is the one that does not parse. */
@@ -19,7 +20,7 @@ export function parseCodexToml(text: string | undefined, whose: 'the file' | "Wa
 }
 
 const isOurGroup = (group: unknown): boolean =>
-  isJsonObject(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isJsonObject(h) && isWardenCommand(h.command));
+  isObject(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isObject(h) && isWardenCommand(h.command));
 
 const isOurNotify = (notify: unknown): boolean => Array.isArray(notify) && notify.some(isWardenCommand);
 
@@ -28,7 +29,7 @@ function withoutOurs(doc: JsonObject): JsonObject {
   const { notify, hooks, ...rest } = doc;
   const out: JsonObject = { ...rest };
   if (notify !== undefined && !isOurNotify(notify)) out.notify = notify;
-  if (!isJsonObject(hooks)) return hooks === undefined ? out : { ...out, hooks };
+  if (!isObject(hooks)) return hooks === undefined ? out : { ...out, hooks };
   const userHooks = Object.fromEntries(
     Object.entries(hooks)
       .map(([event, list]) => [event, Array.isArray(list) ? list.filter((group) => !isOurGroup(group)) : list] as const)
@@ -39,7 +40,7 @@ function withoutOurs(doc: JsonObject): JsonObject {
 
 /** The events whose hook list holds one of Warden's groups. */
 function ourEvents(doc: JsonObject): string[] {
-  const hooks = isJsonObject(doc.hooks) ? doc.hooks : {};
+  const hooks = isObject(doc.hooks) ? doc.hooks : {};
   return Object.entries(hooks).filter(([, list]) => Array.isArray(list) && list.some(isOurGroup)).map(([event]) => event);
 }
 

@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import type { JsonObject } from '../native/payload.js';
 
 /** An agent configuration file Warden cannot read or must not change; the message names the file. */
 export class AgentConfigError extends Error {
@@ -44,12 +45,6 @@ export function applyConfigChange(path: string, before: string | undefined, afte
   // A new file is owner-only; an existing one keeps its mode.
   writeFileAtomic(path, after, before === undefined ? 0o600 : undefined);
   return { path, changed: true, backup };
-}
-
-export type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A new file's JSON text (an existing file is edited instead: see jsonc-edit.ts). */

@@ -6,7 +6,8 @@
 // comments and formatting included: the file is changed by edits (jsonc-edit.ts), not re-serialised.
 import type { SetupTarget } from '../definition.js';
 import { hookCommand, isWardenCommand, type HookTarget } from './hook-command.js';
-import { AgentConfigError, formatJson, isJsonObject, type JsonObject } from './config-file.js';
+import { isObject, type JsonObject } from '../native/payload.js';
+import { AgentConfigError, formatJson } from './config-file.js';
 import { editJsonc, parseJsoncObject } from './jsonc-edit.js';
 
 export interface JsonHookLayout {
@@ -24,11 +25,11 @@ export interface JsonHookLayout {
 }
 
 const entryIsOurs = (entry: unknown): boolean =>
-  isJsonObject(entry) && (isWardenCommand(entry.command) || isWardenCommand(entry.bash));
+  isObject(entry) && (isWardenCommand(entry.command) || isWardenCommand(entry.bash));
 
 function itemHoldsOurs(layout: JsonHookLayout, item: unknown): boolean {
   if (layout.shape === 'flat') return entryIsOurs(item);
-  return isJsonObject(item) && Array.isArray(item.hooks) && item.hooks.some(entryIsOurs);
+  return isObject(item) && Array.isArray(item.hooks) && item.hooks.some(entryIsOurs);
 }
 
 /** The list without our entries; a nested group that held only ours goes with them. */
@@ -44,7 +45,7 @@ function withoutOurs(layout: JsonHookLayout, list: unknown[]): unknown[] {
 function containerOf(layout: JsonHookLayout, root: JsonObject): JsonObject | undefined {
   const container = root[layout.container];
   if (container === undefined) return undefined;
-  if (!isJsonObject(container)) throw new AgentConfigError(`"${layout.container}" is not an object`);
+  if (!isObject(container)) throw new AgentConfigError(`"${layout.container}" is not an object`);
   return container;
 }
 

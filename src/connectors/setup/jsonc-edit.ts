@@ -3,7 +3,8 @@
 // jsonc-parser (the parser VS Code uses for its own commented settings files) reads the file and makes each edit.
 import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
-import { AgentConfigError, isJsonObject, type JsonObject } from './config-file.js';
+import { isObject, type JsonObject } from '../native/payload.js';
+import { AgentConfigError } from './config-file.js';
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true };
 
@@ -20,7 +21,7 @@ export function parseJsoncObject(text: string | undefined): JsonObject {
   const value: unknown = parse(text, errors, PARSE_OPTIONS);
   const [error] = errors;
   if (error) throw new AgentConfigError(`invalid JSON: ${printParseErrorCode(error.error)} at ${position(text, error.offset)}`);
-  if (!isJsonObject(value)) throw new AgentConfigError('the top level must be a JSON object');
+  if (!isObject(value)) throw new AgentConfigError('the top level must be a JSON object');
   return value;
 }
 
@@ -68,7 +69,7 @@ class Editor {
   /** Edits the value at `path` from `before` into `after`, touching only what differs. */
   change(path: JSONPath, before: unknown, after: unknown): void {
     if (isDeepStrictEqual(before, after)) return;
-    if (isJsonObject(before) && isJsonObject(after)) {
+    if (isObject(before) && isObject(after)) {
       for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) this.apply([...path, key], undefined);
       for (const [key, value] of Object.entries(after)) {
         if (Object.hasOwn(before, key)) this.change([...path, key], before[key], value);
