@@ -21,6 +21,8 @@ const DEFAULT_SIDECAR = 'http://127.0.0.1:18970';
 // answer can stop something (pre-tool and prompt events). On any other event a closed failure passes with a warning:
 // a block answer there stops nothing, and on a Stop event it would force the agent to keep working.
 // Sources per agent are in docs/hooks.md ("Fail modes").
+// >>> fail-closed table: a copy of each agent's definition (src/connectors/<agent>/: its gate events and `refusal`),
+// kept literal so the script needs no build and no import; test/connectors/definitions.test.ts checks they agree.
 const exit2 = (reason) => ({ stderr: reason, exit_code: 2 });
 const CLAUDE_GATES = ['PreToolUse', 'UserPromptSubmit'];
 const BLOCK = {
@@ -39,6 +41,7 @@ const BLOCK = {
   antigravity: { gates: ['PreToolUse'], answer: (reason) => ({ stdout: { decision: 'deny', reason }, exit_code: 0 }) },
   opencode: { gates: ['tool.execute.before', 'chat.message'], answer: (reason) => ({ stdout: { decision: 'block', reason }, stderr: reason, exit_code: 2 }) },
 };
+// <<< fail-closed table
 const UNKNOWN = { gates: undefined, answer: exit2 }; // an unknown connector: every event is a gate, so closed stays closed
 
 class HookFailure extends Error {

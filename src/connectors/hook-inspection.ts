@@ -7,7 +7,7 @@ import type { Finding } from '../guardrail/engine.js';
 import { extractFacts } from '../guardrail/facts/index.js';
 import type { InspectResult, Inspector } from '../guardrail/inspector.js';
 import { FAST_ALLOW } from '../guardrail/verdict.js';
-import type { DecodedHookEvent } from './hooks/types.js';
+import type { DecodedHookEvent } from './hook-event.js';
 
 export interface HookInspection extends InspectResult {
   /** The verdict repeats an earlier chain block of this identical call (no new findings were recorded). */

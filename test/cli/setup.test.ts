@@ -107,6 +107,38 @@ describe('warden setup claudecode', () => {
     assert.ok(!existsSync(tokenFile) && !existsSync(join(home.dir, 'hooks', 'claudecode.json')));
   });
 
+  it("keeps the user's comments, trailing commas and formatting in a commented settings file", async () => {
+    const commented = [
+      '// My Claude Code settings',
+      '{',
+      '    "model": "opus", // the big one',
+      '    /* hooks I wrote myself */',
+      '    "hooks": {',
+      '        "PreToolUse": [',
+      '            // audit every shell call',
+      '            { "matcher": "Bash", "hooks": [{ "type": "command", "command": "echo user-hook" }] },',
+      '        ],',
+      '    },',
+      '}',
+      '',
+    ].join('\n');
+    await roundTrip('claudecode', commented, (text) => {
+      for (const line of commented.split('\n').slice(0, 8)) assert.ok(text.includes(`${line}\n`), `kept: ${line}`);
+      assert.match(text, /\n {12}\{\n {16}"matcher": "\*",\n {16}"hooks": \[\n {20}\{\n {24}"type": "command",\n {24}"command": "[^"]+warden-hook\.mjs claudecode [^"]+--event PreToolUse"/);
+      for (const event of eventsOf('claudecode')) assert.match(text, new RegExp(`\\n {8}"${event}": \\[`), event);
+    });
+  });
+
+  it('refuses a commented settings file that is broken, naming the problem and leaving it untouched', async () => {
+    const broken = '{\n  "model": "opus", /* the big one\n}\n';
+    write(FILES.claudecode!, broken);
+    const result = await setup('claudecode');
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /\.claude\/settings\.json: invalid JSON: UnexpectedEndOfComment at line 2, column 20; the file was left unchanged/);
+    assert.equal(read(FILES.claudecode!), broken);
+    assert.deepEqual(backups(FILES.claudecode!), []);
+  });
+
   it('refuses an agent config it cannot parse, naming it and leaving it (and Warden) untouched', async () => {
     write(FILES.claudecode!, '{"model": "opus",');
     const result = await setup('claudecode');
@@ -164,6 +196,16 @@ describe('warden setup codex (config.toml)', () => {
     const result = await setup('codex');
     assert.match(result.stdout, /already sets notify to another program/, result.stderr);
     assert.match(read(FILES.codex!), /^notify = \["notify-send", "done"\]\n[^]*\[\[hooks\.PreToolUse\]\]/);
+  });
+
+  it('refuses a config.toml that is not TOML, naming the line, and leaves it (and Warden) untouched', async () => {
+    write(FILES.codex!, 'model = "gpt-5\n[projects]\n');
+    const result = await setup('codex');
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /config\.toml: invalid TOML: .*\(line 1, column \d+\); the file was left unchanged/);
+    assert.equal(read(FILES.codex!), 'model = "gpt-5\n[projects]\n');
+    assert.deepEqual(backups(FILES.codex!), []);
+    assert.ok(!existsSync(join(home.dir, 'hooks', 'codex.token')));
   });
 
   it('refuses hooks written in a form our tables would clash with', async () => {

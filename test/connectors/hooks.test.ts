@@ -4,16 +4,17 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { HOOK_CONNECTORS } from '../../src/connectors/hooks/index.js';
-import { MAX_TOOL_OUTPUT_BYTES, capText, toolArgs } from '../../src/connectors/hooks/shared.js';
+import { MAX_TOOL_OUTPUT_BYTES, capText, toolArgs } from '../../src/connectors/native/tool-data.js';
 import {
   HookPayloadError,
   type DecodedHookEvent,
   type HookAction,
   type HookDecision,
   type NativeHookAnswer,
-} from '../../src/connectors/hooks/types.js';
-import { BUILTIN_CONNECTORS } from '../../src/connectors/registry.js';
+} from '../../src/connectors/hook-event.js';
+import { BUILTIN_CONNECTORS, HOOK_AGENTS } from '../../src/connectors/registry.js';
+
+const HOOK_CONNECTORS = Object.fromEntries(HOOK_AGENTS.map((a) => [a.name, a]));
 
 const PAYLOADS = join(import.meta.dirname, 'payloads');
 const REASON = 'Command sends AWS credentials to an external host (rule exfil-001)';

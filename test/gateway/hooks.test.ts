@@ -4,8 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AuditReader } from '../../src/audit/reader.js';
 import { HookTokens } from '../../src/connectors/hook-tokens.js';
-import { HOOK_CONNECTORS } from '../../src/connectors/hooks/index.js';
+import { HOOK_AGENTS } from '../../src/connectors/registry.js';
 import { authHeaders, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
+
+const HOOK_CONNECTORS = Object.fromEntries(HOOK_AGENTS.map((a) => [a.name, a]));
 
 const TOKEN = 'hooks-test-token';
 const PAYLOADS = fileURLToPath(new URL('../connectors/payloads/', import.meta.url));

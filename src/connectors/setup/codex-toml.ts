@@ -1,11 +1,14 @@
 // Codex's ~/.codex/config.toml: Warden's hooks as [[hooks.<Event>]] tables, and `notify`, the program Codex runs
-// after every turn. No TOML library is installed and none may be added, so this is a deliberately small line-based
-// writer for just the parts Warden owns: (1) one block of our own tables between marker comments, appended at the
-// end of the file, and (2) one top-level `notify = [...]` line that runs the hook script. It reads only enough TOML
+// after every turn. This is a deliberately small line-based writer for just the parts Warden owns: (1) one block of
+// our own tables between marker comments, appended at the end of the file, and (2) one top-level `notify = [...]`
+// line that runs the hook script. It is hand-written because it must keep the user's comments and layout, which a
+// TOML library's stringify drops (smol-toml's does, as every JavaScript TOML writer does). It reads only enough TOML
 // to know which lines start a statement (outside multi-line strings and arrays) and which table they sit in, so it
-// can refuse a file where our tables would clash with keys the user wrote: Codex refuses to start on an invalid
-// config.toml, so a clash must stop `warden setup`, not the agent.
+// can refuse a file where our tables would clash with keys the user wrote; and every result is then checked with
+// smol-toml (codex-toml-check.ts): Codex refuses to start on an invalid config.toml, so a bad edit must stop
+// `warden setup`, not the agent.
 import { AgentConfigError } from './config-file.js';
+import { checkCodexInstall, checkCodexRemove, parseCodexToml } from './codex-toml-check.js';
 import { hookArgv, hookCommand, isWardenCommand, type HookTarget } from './hook-command.js';
 
 const BEGIN = '# >>> warden hooks: written by `warden setup codex`, removed by `warden setup codex --undo` >>>';
@@ -73,7 +76,8 @@ function scan(lines: string[]): Line[] {
   let inArray = false;
   return lines.map((text) => {
     const line: Line = { text, start: state.multi === undefined && state.depth === 0, table, inArray };
-    const header = line.start ? /^\s*(\[\[?)([^[\]]+)\]\]?\s*(#.*)?$/.exec(text) : null;
+    // A table header; quoted key parts may hold brackets (`[projects."/home/me/[x]"]`).
+    const header = line.start ? /^\s*(\[\[?)((?:[^[\]"'#]|"(?:[^"\\]|\\.)*"|'[^']*')+)\]\]?\s*(#.*)?$/.exec(text) : null;
     if (header) {
       line.header = { name: normalizeKey(header[2]!), array: header[1] === '[[' };
       ({ name: table, array: inArray } = line.header);
@@ -144,6 +148,7 @@ const join = (lines: string[], eol: string, original: string | undefined): strin
 };
 
 export function installCodexConfig(text: string | undefined, events: readonly string[], target: HookTarget): string {
+  parseCodexToml(text, 'the file');
   const { lines, eol } = split(text);
   let scanned = scan(lines);
   const block = blockRange(scanned);
@@ -163,10 +168,18 @@ export function installCodexConfig(text: string | undefined, events: readonly st
     while (at > 0 && scanned[at - 1]!.start && /^\s*#/.test(scanned[at - 1]!.text)) at--;
     lines.splice(at, 0, ...notify, '');
   }
-  return join(lines, eol, text);
+  const after = join(lines, eol, text);
+  checkCodexInstall(text, after, events);
+  return after;
 }
 
 export function removeCodexConfig(text: string): string | null {
+  const after = removeOurLines(text);
+  if (after !== text) checkCodexRemove(text, after);
+  return after;
+}
+
+function removeOurLines(text: string): string | null {
   const { lines, eol } = split(text);
   let removed = false;
   for (const find of [blockRange, ourNotify]) {

@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import type { JsonObject } from '../native/payload.js';
 
 /** An agent configuration file Warden cannot read or must not change; the message names the file. */
 export class AgentConfigError extends Error {
@@ -46,27 +47,7 @@ export function applyConfigChange(path: string, before: string | undefined, afte
   return { path, changed: true, backup };
 }
 
-export type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A JSON file's root object ({} for a missing or blank file). */
-export function parseJsonObject(text: string | undefined): JsonObject {
-  if (text === undefined || text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new AgentConfigError(`invalid JSON: ${(err as Error).message}`);
-  }
-  if (!isJsonObject(value)) throw new AgentConfigError('the top level must be a JSON object');
-  return value;
-}
-
-/** JSON text in the indentation the file already used (two spaces for a new file). */
-export function formatJson(value: JsonObject, original: string | undefined): string {
-  const indent = /^[ \t]+(?=")/m.exec(original ?? '')?.[0] ?? '  ';
-  return `${JSON.stringify(value, null, indent)}\n`;
+/** A new file's JSON text (an existing file is edited instead: see jsonc-edit.ts). */
+export function formatJson(value: JsonObject): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
 }

@@ -6,8 +6,6 @@ import { isMap, isSeq, parseDocument, type Document, type YAMLMap } from 'yaml';
 import { AgentConfigError } from './config-file.js';
 import { hookCommand, isWardenCommand, type HookTarget } from './hook-command.js';
 
-/** The only Hermes event that can block; `fail_closed` makes Hermes block it when the script cannot even start. */
-const BLOCKING_EVENT = 'pre_tool_call';
 /** No folding: a command stays on one line. */
 const FORMAT = { lineWidth: 0 };
 
@@ -53,7 +51,8 @@ function prune(doc: Document, emptied: Iterable<string>): void {
   if (hooks.items.length === 0) doc.delete('hooks');
 }
 
-export function installHermesConfig(text: string | undefined, events: readonly string[], target: HookTarget): string {
+/** `gates` (the events that can block) get `fail_closed`, so Hermes blocks them when the script cannot even start. */
+export function installHermesConfig(text: string | undefined, events: readonly string[], target: HookTarget, gates: readonly string[]): string {
   const doc = parse(text);
   const before = doc.toString(FORMAT);
   const positions = removeOurs(doc);
@@ -62,7 +61,7 @@ export function installHermesConfig(text: string | undefined, events: readonly s
   for (const event of events) {
     const list: unknown = hooks.get(event, true) ?? doc.createNode([]);
     if (!isSeq(list)) throw new AgentConfigError(`"hooks.${event}" is not a list`);
-    const entry = { command: hookCommand(target, event), ...(event === BLOCKING_EVENT && target.failMode === 'closed' ? { fail_closed: true } : {}) };
+    const entry = { command: hookCommand(target, event), ...(gates.includes(event) && target.failMode === 'closed' ? { fail_closed: true } : {}) };
     list.items.splice(Math.min(positions.get(event) ?? list.items.length, list.items.length), 0, doc.createNode(entry));
     hooks.set(event, list);
   }

@@ -8,8 +8,8 @@ import { wardenPaths, type WardenPaths } from '../../config/home.js';
 import { loadConfigFile } from '../../config/load.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { HookTokens } from '../hook-tokens.js';
-import { BUILTIN_CONNECTORS, findConnector } from '../registry.js';
-import { agentConfigPath, agentHooks, type AgentHooks } from './agents.js';
+import { installedEvents, type SetupTarget } from '../definition.js';
+import { findConnector, findHookAgent, HOOK_AGENTS } from '../registry.js';
 import { AgentConfigError, applyConfigChange, readConfigText, type FileChange } from './config-file.js';
 
 /** An operator error `warden setup` reports in one line. */
@@ -29,17 +29,26 @@ export interface HookSettings {
 }
 
 export function hookConnectorNames(): string[] {
-  return BUILTIN_CONNECTORS.filter((c) => c.hook_events.length > 0).map((c) => c.name);
+  return HOOK_AGENTS.map((a) => a.name);
 }
 
-export function agentFor(connector: string): AgentHooks {
-  const info = findConnector(connector);
-  if (info && info.hook_events.length === 0) {
+/** One agent's setup: its configuration file's target and the events its definition installs. */
+export interface AgentSetup extends SetupTarget {
+  connector: string;
+  events: readonly string[];
+}
+
+export function agentFor(connector: string): AgentSetup {
+  const agent = findHookAgent(connector);
+  if (!agent && findConnector(connector)) {
     throw new SetupError(`${connector} is a proxy connector: it has no hooks (its LLM traffic goes through the guardrail proxy)`);
   }
-  const agent = agentHooks(connector);
-  if (!info || !agent) throw new SetupError(`unknown connector "${connector}"; hook connectors: ${hookConnectorNames().join(', ')}`);
-  return agent;
+  if (!agent) throw new SetupError(`unknown connector "${connector}"; hook connectors: ${hookConnectorNames().join(', ')}`);
+  return { ...agent.setup, connector, events: installedEvents(agent) };
+}
+
+function agentConfigPath(agent: AgentSetup, userHome: string): string {
+  return join(userHome, agent.file);
 }
 
 /** `~/…` for paths in the user's home directory, for output. */
@@ -67,7 +76,7 @@ function configDefaults(paths: WardenPaths): { failMode: FailMode; sidecar?: str
 }
 
 export interface InstallResult {
-  agent: AgentHooks;
+  agent: AgentSetup;
   tokenFile: string;
   settingsFile: string;
   settings: HookSettings;

@@ -2,9 +2,13 @@
 //   nested (Claude Code's, which Gemini CLI, OpenHands, Antigravity and Omnigent follow):
 //     {<container>: {<Event>: [{matcher?, hooks: [{type: "command", command}]}]}}
 //   flat (Cursor, Windsurf, Copilot):  {<container>: {<event>: [{command}]}}
-// Our entries are the ones whose command runs the hook script; everything else in the file is left as it was.
+// Our entries are the ones whose command runs the hook script; everything else in the file is left as it was,
+// comments and formatting included: the file is changed by edits (jsonc-edit.ts), not re-serialised.
+import type { SetupTarget } from '../definition.js';
 import { hookCommand, isWardenCommand, type HookTarget } from './hook-command.js';
-import { AgentConfigError, formatJson, isJsonObject, parseJsonObject, type JsonObject } from './config-file.js';
+import { isObject, type JsonObject } from '../native/payload.js';
+import { AgentConfigError, formatJson } from './config-file.js';
+import { editJsonc, parseJsoncObject } from './jsonc-edit.js';
 
 export interface JsonHookLayout {
   shape: 'nested' | 'flat';
@@ -21,11 +25,11 @@ export interface JsonHookLayout {
 }
 
 const entryIsOurs = (entry: unknown): boolean =>
-  isJsonObject(entry) && (isWardenCommand(entry.command) || isWardenCommand(entry.bash));
+  isObject(entry) && (isWardenCommand(entry.command) || isWardenCommand(entry.bash));
 
 function itemHoldsOurs(layout: JsonHookLayout, item: unknown): boolean {
   if (layout.shape === 'flat') return entryIsOurs(item);
-  return isJsonObject(item) && Array.isArray(item.hooks) && item.hooks.some(entryIsOurs);
+  return isObject(item) && Array.isArray(item.hooks) && item.hooks.some(entryIsOurs);
 }
 
 /** The list without our entries; a nested group that held only ours goes with them. */
@@ -41,7 +45,7 @@ function withoutOurs(layout: JsonHookLayout, list: unknown[]): unknown[] {
 function containerOf(layout: JsonHookLayout, root: JsonObject): JsonObject | undefined {
   const container = root[layout.container];
   if (container === undefined) return undefined;
-  if (!isJsonObject(container)) throw new AgentConfigError(`"${layout.container}" is not an object`);
+  if (!isObject(container)) throw new AgentConfigError(`"${layout.container}" is not an object`);
   return container;
 }
 
@@ -72,7 +76,7 @@ function prune(layout: JsonHookLayout, root: JsonObject, emptied: Iterable<strin
 }
 
 export function installJsonHooks(layout: JsonHookLayout, text: string | undefined, events: readonly string[], target: HookTarget): string {
-  const root = parseJsonObject(text);
+  const root = parseJsoncObject(text);
   for (const [key, value] of Object.entries(layout.rootDefaults ?? {})) root[key] ??= value;
   const positions = removeOurs(layout, root);
   const container = containerOf(layout, root) ?? {};
@@ -87,27 +91,40 @@ export function installJsonHooks(layout: JsonHookLayout, text: string | undefine
   }
   root[layout.container] = container;
   prune(layout, root, positions.keys());
-  return unlessUnchanged(root, text);
+  return rewritten(text, root);
 }
 
-/** Re-serialise only on a real change, so a second run leaves the user's formatting alone. */
-function unlessUnchanged(root: JsonObject, text: string | undefined): string {
-  const same = text !== undefined && JSON.stringify(root) === JSON.stringify(parseJsonObject(text));
-  return same ? text : formatJson(root, text);
+/** A new (or blank) file is written whole; an existing one is edited, so its comments and formatting survive. */
+function rewritten(text: string | undefined, root: JsonObject): string {
+  if (text === undefined || text.trim() === '') return formatJson(root);
+  return editJsonc(text, parseJsoncObject(text), root);
 }
 
 /** The file without our entries; null when nothing else is left in it, so the file goes. */
 export function removeJsonHooks(layout: JsonHookLayout, text: string): string | null {
-  const root = parseJsonObject(text);
+  const root = parseJsoncObject(text);
   const positions = removeOurs(layout, root);
   if (positions.size === 0) return text;
   prune(layout, root, positions.keys());
   const defaults = Object.keys(layout.rootDefaults ?? {});
   if (Object.keys(root).every((key) => defaults.includes(key))) return null;
-  return formatJson(root, text);
+  return rewritten(text, root);
 }
 
 export function jsonHooksInstalled(layout: JsonHookLayout, text: string): boolean {
-  const container = containerOf(layout, parseJsonObject(text)) ?? {};
+  const container = containerOf(layout, parseJsoncObject(text)) ?? {};
   return Object.values(container).some((list) => Array.isArray(list) && list.some((item) => itemHoldsOurs(layout, item)));
+}
+
+/** A Claude Code-style command hook entry. */
+export const commandEntry = (command: string): JsonObject => ({ type: 'command', command });
+
+/** The setup target of an agent whose hooks live in the JSON file `file` (relative to the user's home). */
+export function jsonHookFile(file: string, layout: JsonHookLayout): SetupTarget {
+  return {
+    file,
+    install: (text, events, target) => installJsonHooks(layout, text, events, target),
+    remove: (text) => removeJsonHooks(layout, text),
+    installed: (text) => jsonHooksInstalled(layout, text),
+  };
 }

@@ -1,6 +1,6 @@
 // opencode has no command hooks: its hooks are JavaScript plugins loaded from ~/.config/opencode/plugins/
 // (opencode docs, https://opencode.ai/docs/plugins). Warden installs one small plugin file of its own that runs the
-// hook script for each event, with the payload src/connectors/hooks/opencode.ts decodes
+// hook script for each event, with the payload src/connectors/opencode/index.ts decodes
 // ({event, sessionID, callID, tool, args, output, parts, directory}), and applies the answer.
 import { AgentConfigError } from './config-file.js';
 import { hookArgv, isWardenCommand, type HookTarget } from './hook-command.js';

@@ -4,8 +4,8 @@
 // advance the ordered chains (see connectors/hook-inspection.ts).
 import type { FastifyInstance } from 'fastify';
 import { uuidv7 } from '../../util/uuidv7.js';
-import { HOOK_CONNECTORS } from '../../connectors/hooks/index.js';
-import { HookPayloadError, type DecodedHookEvent } from '../../connectors/hooks/types.js';
+import { HookPayloadError, type DecodedHookEvent } from '../../connectors/hook-event.js';
+import { findHookAgent } from '../../connectors/registry.js';
 import type { GatewayContext } from '../context.js';
 
 export const HOOK_SCHEMA = 'warden.hook.v1';
@@ -13,7 +13,7 @@ export const HOOK_SCHEMA = 'warden.hook.v1';
 export function hookRoutes(app: FastifyInstance, ctx: GatewayContext): void {
   app.post<{ Params: { connector: string } }>('/api/v1/:connector/hook', async (request, reply) => {
     const { connector } = request.params;
-    const hooks = Object.hasOwn(HOOK_CONNECTORS, connector) ? HOOK_CONNECTORS[connector] : undefined;
+    const hooks = findHookAgent(connector);
     if (!hooks) return reply.code(404).send({ error: `no hook connector "${connector}"` });
     let event: DecodedHookEvent;
     try {

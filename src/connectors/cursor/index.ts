@@ -10,42 +10,38 @@
 // postToolUseFailure: Cursor docs as summarised at stig.sh/my19940202/cursor-thinking-stat (preToolUse accepts "ask"
 // but does not enforce it, so confirmation is answered as deny; postToolUse answers additional_context). Newer
 // builds name MCP tools `MCP:<server>:<tool>` (cdot65.github.io/prisma-airs-cursor-hooks, Cursor Hooks API).
-import {
-  defined,
-  hookEvent,
-  id,
-  json,
-  mcpTool,
-  notice,
-  outputText,
-  phaseOf,
-  readPayload,
-  str,
-  toolArgs,
-  type JsonObject,
-} from './shared.js';
-import type { ConnectorHooks, DecodedHookEvent, HookPhase } from './types.js';
+import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
+import type { DecodedHookEvent, NativeHookAnswer } from '../hook-event.js';
+import { json, notice } from '../native/answers.js';
+import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { mcpTool, outputText, toolArgs } from '../native/tool-data.js';
+import { defined, hookEvent, id, str } from '../native/values.js';
+import { jsonHookFile } from '../setup/json-hooks.js';
 
-const PHASES: Readonly<Record<string, HookPhase>> = {
-  beforeSubmitPrompt: 'prompt',
-  beforeShellExecution: 'pre_tool',
-  beforeMCPExecution: 'pre_tool',
-  beforeReadFile: 'pre_tool',
-  beforeTabFileRead: 'pre_tool',
-  preToolUse: 'pre_tool',
-  afterShellExecution: 'post_tool',
-  afterMCPExecution: 'post_tool',
-  afterFileEdit: 'post_tool',
-  afterTabFileEdit: 'post_tool',
-  postToolUse: 'post_tool',
-  postToolUseFailure: 'post_tool',
-  afterAgentResponse: 'response',
-  sessionStart: 'session',
-  sessionEnd: 'session',
-  stop: 'session',
-  preCompact: 'session',
-  subagentStart: 'session',
-  subagentStop: 'session',
+const EVENTS: Readonly<Record<string, HookEventSpec>> = {
+  beforeSubmitPrompt: gate('prompt'),
+  beforeShellExecution: gate('pre_tool'),
+  beforeMCPExecution: gate('pre_tool'),
+  beforeReadFile: gate('pre_tool'),
+  // Every tool call, whichever the tool: decoded and gated since the generic hooks arrived, installed since the
+  // event tables became one definition (setup had missed it).
+  preToolUse: gate('pre_tool'),
+  afterShellExecution: hooked('post_tool'),
+  afterMCPExecution: hooked('post_tool'),
+  afterFileEdit: hooked('post_tool'),
+  afterAgentResponse: hooked('response'),
+  stop: hooked('session'),
+  // Cursor Tab (inline completion) reads and edits: not the agent's actions, so setup does not hook them.
+  beforeTabFileRead: decodedOnly('pre_tool'),
+  afterTabFileEdit: decodedOnly('post_tool'),
+  // The generic after-hooks and session events duplicate the specific ones above; decoded when a user adds them.
+  postToolUse: decodedOnly('post_tool'),
+  postToolUseFailure: decodedOnly('post_tool'),
+  sessionStart: decodedOnly('session'),
+  sessionEnd: decodedOnly('session'),
+  preCompact: decodedOnly('session'),
+  subagentStart: decodedOnly('session'),
+  subagentStop: decodedOnly('session'),
 };
 
 /** The only permission events whose "ask" Cursor enforces. */
@@ -97,10 +93,15 @@ function toolFields(event: string, p: JsonObject): ToolFields {
   }
 }
 
-export const cursor: ConnectorHooks = {
+export const cursor: HookAgent = {
+  kind: 'hook',
+  name: 'cursor',
+  description: 'Cursor agent (hooks.json)',
+  telemetry: ['hooks'],
+  events: EVENTS,
   decode(payload) {
     const { p, event } = readPayload(payload, ['hook_event_name']);
-    const phase = phaseOf(PHASES, event);
+    const phase = phaseOf(EVENTS, event);
     const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
     return hookEvent({
       event,
@@ -128,4 +129,11 @@ export const cursor: ConnectorHooks = {
     if (event.event === 'postToolUse' && action !== 'allow') return json({ additional_context: reason });
     return notice({ action, reason });
   },
+  // One answer that refuses on every gate: prompts read `continue`, permission events read `permission`.
+  refusal: (reason): NativeHookAnswer => ({
+    stdout: { continue: false, permission: 'deny', user_message: reason, agent_message: reason },
+    stderr: reason,
+    exit_code: 2,
+  }),
+  setup: jsonHookFile('.cursor/hooks.json', { shape: 'flat', container: 'hooks', rootDefaults: { version: 1 }, entry: (cmd) => ({ command: cmd }) }),
 };

@@ -7,35 +7,26 @@
 // Hermes' human-approval gate; pre_llm_call {"context"} is appended to the user's turn (it cannot stop the turn, so a
 // blocked prompt is answered with the reason as context); pre_verify {"action": "continue", "message"} keeps the
 // agent working with the message as a new user turn. Every other event ignores its answer.
-import {
-  hookEvent,
-  id,
-  isObject,
-  json,
-  notice,
-  obj,
-  outputText,
-  parseJson,
-  phaseOf,
-  readPayload,
-  str,
-  successOf,
-  toolArgs,
-} from './shared.js';
-import type { ConnectorHooks, HookPhase } from './types.js';
+import { decodedOnly, gate, gateEvents, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
+import { exit2, json, notice } from '../native/answers.js';
+import { isObject, phaseOf, readPayload } from '../native/payload.js';
+import { outputText, successOf, toolArgs } from '../native/tool-data.js';
+import { hookEvent, id, obj, parseJson, str } from '../native/values.js';
+import { hermesConfigInstalled, installHermesConfig, removeHermesConfig } from '../setup/hermes-yaml.js';
 
-const PHASES: Readonly<Record<string, HookPhase>> = {
-  pre_llm_call: 'prompt',
-  pre_tool_call: 'pre_tool',
-  post_tool_call: 'post_tool',
-  post_llm_call: 'response',
-  pre_verify: 'response',
-  on_session_start: 'session',
-  on_session_end: 'session',
-  on_session_finalize: 'session',
-  on_session_reset: 'session',
-  subagent_start: 'session',
-  subagent_stop: 'session',
+const EVENTS: Readonly<Record<string, HookEventSpec>> = {
+  on_session_start: hooked('session'),
+  // Its answer is only appended to the user's turn: a refusal cannot stop the prompt, so it is no gate.
+  pre_llm_call: hooked('prompt'),
+  pre_tool_call: gate('pre_tool'),
+  post_tool_call: hooked('post_tool'),
+  post_llm_call: hooked('response'),
+  on_session_end: hooked('session'),
+  pre_verify: decodedOnly('response'),
+  on_session_finalize: decodedOnly('session'),
+  on_session_reset: decodedOnly('session'),
+  subagent_start: decodedOnly('session'),
+  subagent_stop: decodedOnly('session'),
 };
 
 /** A user message is a string, or (multimodal turns) a list of content parts. */
@@ -48,10 +39,17 @@ function messageText(message: unknown): string | undefined {
   return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
-export const hermes: ConnectorHooks = {
+const GATES = gateEvents({ events: EVENTS });
+
+export const hermes: HookAgent = {
+  kind: 'hook',
+  name: 'hermes',
+  description: 'Hermes agent hooks',
+  telemetry: ['hooks'],
+  events: EVENTS,
   decode(payload) {
     const { p, event } = readPayload(payload, ['hook_event_name']);
-    const phase = phaseOf(PHASES, event);
+    const phase = phaseOf(EVENTS, event);
     const extra = obj(p.extra) ?? {};
     const result = phase === 'post_tool' ? extra.result : undefined;
     const parsed = typeof result === 'string' ? parseJson(result) : result;
@@ -76,5 +74,13 @@ export const hermes: ConnectorHooks = {
     if (event.phase === 'pre_tool') return json({ action: action === 'confirm' ? 'approve' : 'block', message: reason });
     if (event.event === 'pre_verify') return json({ action: 'continue', message: reason });
     return notice({ action, reason });
+  },
+  refusal: exit2,
+  setup: {
+    file: '.hermes/config.yaml',
+    install: (text, events, target) => installHermesConfig(text, events, target, GATES),
+    remove: removeHermesConfig,
+    installed: hermesConfigInstalled,
+    notes: () => ['Hermes asks once per hook before running it (or set hooks_auto_accept: true in config.yaml).'],
   },
 };

@@ -8,33 +8,27 @@
 // error whose stderr the Cascade agent sees, and blocks the action on pre-hooks; output is shown in the Cascade UI
 // when the hook sets show_output. There is no ask, so confirmation is answered as a block. post_run_command's
 // output/exit_code fields are read when present (github.com/CorridorSecurity/hookshot, docs/reference-cascade.md).
-import {
-  defined,
-  hookEvent,
-  mcpTool,
-  obj,
-  outputText,
-  phaseOf,
-  readPayload,
-  str,
-  successOf,
-  toolArgs,
-  type JsonObject,
-} from './shared.js';
-import type { ConnectorHooks, DecodedHookEvent, HookPhase } from './types.js';
+import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
+import type { DecodedHookEvent } from '../hook-event.js';
+import { exit2 } from '../native/answers.js';
+import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { mcpTool, outputText, successOf, toolArgs } from '../native/tool-data.js';
+import { defined, hookEvent, obj, str } from '../native/values.js';
+import { jsonHookFile } from '../setup/json-hooks.js';
 
-const PHASES: Readonly<Record<string, HookPhase>> = {
-  pre_user_prompt: 'prompt',
-  pre_run_command: 'pre_tool',
-  pre_read_code: 'pre_tool',
-  pre_write_code: 'pre_tool',
-  pre_mcp_tool_use: 'pre_tool',
-  post_run_command: 'post_tool',
-  post_read_code: 'post_tool',
-  post_write_code: 'post_tool',
-  post_mcp_tool_use: 'post_tool',
-  post_cascade_response: 'response',
-  post_cascade_response_with_transcript: 'response',
+const EVENTS: Readonly<Record<string, HookEventSpec>> = {
+  pre_user_prompt: gate('prompt'),
+  pre_run_command: gate('pre_tool'),
+  pre_read_code: gate('pre_tool'),
+  pre_write_code: gate('pre_tool'),
+  pre_mcp_tool_use: gate('pre_tool'),
+  post_run_command: hooked('post_tool'),
+  post_read_code: hooked('post_tool'),
+  post_write_code: hooked('post_tool'),
+  post_mcp_tool_use: hooked('post_tool'),
+  post_cascade_response: hooked('response'),
+  // The same response with the transcript's path only: post_cascade_response already carries the text.
+  post_cascade_response_with_transcript: decodedOnly('response'),
 };
 
 type ToolFields = Pick<DecodedHookEvent, 'tool' | 'tool_input' | 'tool_output' | 'tool_succeeded' | 'cwd'>;
@@ -68,11 +62,16 @@ function toolFields(event: string, info: JsonObject): ToolFields {
   }
 }
 
-export const windsurf: ConnectorHooks = {
+export const windsurf: HookAgent = {
+  kind: 'hook',
+  name: 'windsurf',
+  description: 'Windsurf Cascade hooks',
+  telemetry: ['hooks'],
+  events: EVENTS,
   decode(payload) {
     const { p, event } = readPayload(payload, ['agent_action_name']);
     const info = obj(p.tool_info) ?? {};
-    const phase = phaseOf(PHASES, event);
+    const phase = phaseOf(EVENTS, event);
     return hookEvent({
       event,
       phase,
@@ -87,4 +86,6 @@ export const windsurf: ConnectorHooks = {
     if (action === 'alert') return { stderr: reason, exit_code: 0 };
     return { stderr: reason, exit_code: 2 };
   },
+  refusal: exit2,
+  setup: jsonHookFile('.codeium/windsurf/hooks.json', { shape: 'flat', container: 'hooks', entry: (cmd) => ({ command: cmd, show_output: true }) }),
 };

@@ -6,13 +6,23 @@
 // decision "block" + reason for UserPromptSubmit/PostToolUse/Stop, systemMessage "warning shown to the user";
 // exit code 2 = blocking error with stderr fed to Claude). PostToolUse runs only after a successful call.
 // Alert deliberately does not answer permissionDecision "allow": that would skip the user's own permission prompt.
-import { decodeClaudeStyle, readPayload, renderClaudeStyle } from './shared.js';
-import type { ConnectorHooks } from './types.js';
+import type { HookAgent } from '../definition.js';
+import { exit2 } from '../native/answers.js';
+import { CLAUDE_LIFECYCLE, claudeEvents, decodeClaudeStyle, renderClaudeStyle } from '../native/claude-form.js';
+import { readPayload } from '../native/payload.js';
+import { jsonHookFile, commandEntry } from '../setup/json-hooks.js';
 
-export const claudecode: ConnectorHooks = {
+export const claudecode: HookAgent = {
+  kind: 'hook',
+  name: 'claudecode',
+  description: 'Anthropic Claude Code (settings.json hooks)',
+  telemetry: ['hooks', 'otel'],
+  events: claudeEvents([...CLAUDE_LIFECYCLE, 'SubagentStop', 'Notification', 'PreCompact']),
   decode(payload) {
     const { p, event } = readPayload(payload, ['hook_event_name']);
     return decodeClaudeStyle(p, event, { postToolUseMeansSuccess: true });
   },
   render: (event, decision) => renderClaudeStyle(event, decision, { ask: true }),
+  refusal: exit2,
+  setup: jsonHookFile('.claude/settings.json', { shape: 'nested', container: 'hooks', matcher: '*', entry: commandEntry }),
 };

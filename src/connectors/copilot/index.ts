@@ -10,41 +10,52 @@
 // configured event name. Answers: preToolUse {permissionDecision: allow|deny|ask, permissionDecisionReason (shown
 // to the agent)}; postToolUseFailure command hooks exiting 2 return stderr to the agent as guidance; the outputs of
 // userPromptSubmitted, postToolUse, sessionStart/End and errorOccurred are not processed.
-import { hookEvent, json, notice, obj, outputText, phaseOf, readPayload, str, toolArgs } from './shared.js';
-import type { ConnectorHooks, HookPhase } from './types.js';
+import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
+import { json, notice } from '../native/answers.js';
+import { phaseOf, readPayload } from '../native/payload.js';
+import { outputText, toolArgs } from '../native/tool-data.js';
+import { hookEvent, obj, str } from '../native/values.js';
+import { jsonHookFile } from '../setup/json-hooks.js';
 
-const PHASES: Readonly<Record<string, HookPhase>> = {
-  userPromptSubmitted: 'prompt',
-  UserPromptSubmit: 'prompt',
-  preToolUse: 'pre_tool',
-  PreToolUse: 'pre_tool',
-  postToolUse: 'post_tool',
-  PostToolUse: 'post_tool',
-  postToolUseFailure: 'post_tool',
-  PostToolUseFailure: 'post_tool',
-  sessionStart: 'session',
-  SessionStart: 'session',
-  sessionEnd: 'session',
-  SessionEnd: 'session',
-  agentStop: 'session',
-  Stop: 'session',
-  subagentStart: 'session',
-  subagentStop: 'session',
-  SubagentStop: 'session',
-  errorOccurred: 'session',
-  ErrorOccurred: 'session',
-  preCompact: 'session',
-  PreCompact: 'session',
-  notification: 'session',
-  Notification: 'session',
+const EVENTS: Readonly<Record<string, HookEventSpec>> = {
+  sessionStart: hooked('session'),
+  // Copilot does not read this event's answer, so a refusal stops nothing: no gate.
+  userPromptSubmitted: hooked('prompt'),
+  preToolUse: gate('pre_tool'),
+  postToolUse: hooked('post_tool'),
+  errorOccurred: hooked('session'),
+  sessionEnd: hooked('session'),
+  postToolUseFailure: decodedOnly('post_tool'),
+  agentStop: decodedOnly('session'),
+  subagentStart: decodedOnly('session'),
+  subagentStop: decodedOnly('session'),
+  preCompact: decodedOnly('session'),
+  notification: decodedOnly('session'),
+  // The VS Code-compatible PascalCase names, which get the snake_case payload; setup installs the camelCase ones.
+  UserPromptSubmit: decodedOnly('prompt'),
+  PreToolUse: decodedOnly('pre_tool'),
+  PostToolUse: decodedOnly('post_tool'),
+  PostToolUseFailure: decodedOnly('post_tool'),
+  SessionStart: decodedOnly('session'),
+  SessionEnd: decodedOnly('session'),
+  Stop: decodedOnly('session'),
+  SubagentStop: decodedOnly('session'),
+  ErrorOccurred: decodedOnly('session'),
+  PreCompact: decodedOnly('session'),
+  Notification: decodedOnly('session'),
 };
 
 const FAILURE_EVENTS = new Set(['postToolUseFailure', 'PostToolUseFailure']);
 
-export const copilot: ConnectorHooks = {
+export const copilot: HookAgent = {
+  kind: 'hook',
+  name: 'copilot',
+  description: 'GitHub Copilot CLI and coding agent hooks',
+  telemetry: ['hooks', 'otel'],
+  events: EVENTS,
   decode(payload) {
     const { p, event } = readPayload(payload, ['hook_event_name']);
-    const phase = phaseOf(PHASES, event);
+    const phase = phaseOf(EVENTS, event);
     const result = obj(p.toolResult) ?? obj(p.tool_result);
     const resultType = str(result?.resultType) ?? str(result?.result_type);
     const failed = FAILURE_EVENTS.has(event);
@@ -69,4 +80,8 @@ export const copilot: ConnectorHooks = {
     if (FAILURE_EVENTS.has(event.event) && action !== 'alert') return { stderr: reason, exit_code: 2 };
     return notice({ action, reason });
   },
+  refusal: (reason) => json({ permissionDecision: 'deny', permissionDecisionReason: reason }),
+  setup: jsonHookFile('.copilot/hooks/warden.json', {
+    shape: 'flat', container: 'hooks', rootDefaults: { version: 1 }, entry: (cmd) => ({ type: 'command', bash: cmd }),
+  }),
 };

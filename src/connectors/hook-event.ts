@@ -1,7 +1,9 @@
-// The contract between the sidecar's hook route and each agent's connector module: decode the agent's
-// native hook payload into one common event, and render a decision back in the agent's native form.
+// The contract between the sidecar's hook route and each agent's definition: decode the agent's native hook
+// payload into one common event, and render a decision back in the agent's native form.
+import { WardenError } from '../errors.js';
 
-/** Where in the agent's loop the event sits. Only `pre_tool` events can stop a tool call. */
+/** Where in the agent's loop the event sits. Only `pre_tool` events can stop a tool call. `other`: an event
+ *  Warden records but has no phase for (an agent's event it does not list, or one it does not inspect). */
 export type HookPhase = 'prompt' | 'pre_tool' | 'post_tool' | 'response' | 'session' | 'other';
 
 export interface DecodedHookEvent {
@@ -42,12 +44,9 @@ export interface NativeHookAnswer {
   exit_code: number;
 }
 
-export class HookPayloadError extends Error {
-  override name = 'HookPayloadError';
-}
-
-export interface ConnectorHooks {
-  /** Throws HookPayloadError when the payload is not an object or names no event. */
-  decode(payload: unknown): DecodedHookEvent;
-  render(event: DecodedHookEvent, decision: HookDecision): NativeHookAnswer;
+/** A hook payload that is not an object or names no event: the hook route answers 400 with the message. */
+export class HookPayloadError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_HOOK_PAYLOAD', message, 400);
+  }
 }

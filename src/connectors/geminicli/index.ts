@@ -8,19 +8,25 @@
 // user; exit code 2 blocks with stderr as the reason. BeforeTool also accepts decision "ask" (HookDecision =
 // 'ask'|'block'|'deny'|'approve'|'allow' in packages/core/src/hooks/types.ts; the scheduler shows the user a
 // confirmation carrying systemMessage).
-import { hookEvent, isObject, json, obj, outputText, phaseOf, readPayload, str, toolArgs, type JsonObject } from './shared.js';
-import type { ConnectorHooks, HookPhase } from './types.js';
+import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
+import { exit2, json } from '../native/answers.js';
+import { isObject, phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { outputText, toolArgs } from '../native/tool-data.js';
+import { hookEvent, obj, str } from '../native/values.js';
+import { commandEntry, jsonHookFile } from '../setup/json-hooks.js';
 
-const PHASES: Readonly<Record<string, HookPhase>> = {
-  BeforeAgent: 'prompt',
-  BeforeTool: 'pre_tool',
-  AfterTool: 'post_tool',
-  AfterAgent: 'response',
-  AfterModel: 'response',
-  SessionStart: 'session',
-  SessionEnd: 'session',
-  Notification: 'session',
-  PreCompress: 'session',
+const EVENTS: Readonly<Record<string, HookEventSpec>> = {
+  SessionStart: hooked('session'),
+  BeforeAgent: gate('prompt'),
+  // The request about to go to the model: recorded, not inspected (its prompt already passed BeforeAgent).
+  BeforeModel: hooked('other'),
+  AfterModel: hooked('response'),
+  BeforeTool: gate('pre_tool'),
+  AfterTool: hooked('post_tool'),
+  AfterAgent: hooked('response'),
+  SessionEnd: hooked('session'),
+  Notification: decodedOnly('session'),
+  PreCompress: decodedOnly('session'),
 };
 
 /** Text of an LLMResponse: the string parts of every candidate. */
@@ -38,10 +44,15 @@ function toolResult(response: JsonObject): string | undefined {
   return outputText(response.llmContent ?? response.returnDisplay ?? response.error);
 }
 
-export const geminicli: ConnectorHooks = {
+export const geminicli: HookAgent = {
+  kind: 'hook',
+  name: 'geminicli',
+  description: 'Google Gemini CLI hooks',
+  telemetry: ['hooks', 'otel'],
+  events: EVENTS,
   decode(payload) {
     const { p, event } = readPayload(payload, ['hook_event_name']);
-    const phase = phaseOf(PHASES, event);
+    const phase = phaseOf(EVENTS, event);
     const response = obj(p.tool_response);
     return hookEvent({
       event,
@@ -70,4 +81,6 @@ export const geminicli: ConnectorHooks = {
         return json({ systemMessage: reason });
     }
   },
+  refusal: exit2,
+  setup: jsonHookFile('.gemini/settings.json', { shape: 'nested', container: 'hooks', entry: (cmd) => ({ name: 'warden', ...commandEntry(cmd) }) }),
 };

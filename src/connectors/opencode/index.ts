@@ -8,18 +8,23 @@
 // reason} makes it throw Error(reason) (before a tool or message) or replace the tool output with the reason;
 // {toast: {variant: "warning", message}} is passed to opencode's client.tui.showToast. tool.execute.before has no
 // ask, so confirmation is answered as a block.
-import { hookEvent, id, json, notice, obj, outputText, phaseOf, readPayload, str, toolArgs, type JsonObject } from './shared.js';
-import type { ConnectorHooks, HookPhase } from './types.js';
+import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
+import { json, notice } from '../native/answers.js';
+import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { outputText, toolArgs } from '../native/tool-data.js';
+import { hookEvent, id, obj, str } from '../native/values.js';
+import { installOpencodePlugin, opencodePluginInstalled, removeOpencodePlugin } from '../setup/opencode-plugin.js';
 
-const PHASES: Readonly<Record<string, HookPhase>> = {
-  'chat.message': 'prompt',
-  'tool.execute.before': 'pre_tool',
-  'tool.execute.after': 'post_tool',
-  'session.created': 'session',
-  'session.idle': 'session',
-  'session.deleted': 'session',
-  'session.error': 'session',
-  'session.compacted': 'session',
+// The installed events are the ones Warden's plugin (setup/opencode-plugin.ts) forwards.
+const EVENTS: Readonly<Record<string, HookEventSpec>> = {
+  'chat.message': gate('prompt'),
+  'tool.execute.before': gate('pre_tool'),
+  'tool.execute.after': hooked('post_tool'),
+  'session.idle': hooked('session'),
+  'session.created': decodedOnly('session'),
+  'session.deleted': decodedOnly('session'),
+  'session.error': decodedOnly('session'),
+  'session.compacted': decodedOnly('session'),
 };
 
 /** The text parts of a chat message. */
@@ -37,10 +42,15 @@ function toolOutput(output: unknown): string | undefined {
   return outputText(result && typeof result.output === 'string' ? result.output : output);
 }
 
-export const opencode: ConnectorHooks = {
+export const opencode: HookAgent = {
+  kind: 'hook',
+  name: 'opencode',
+  description: 'opencode plugin events',
+  telemetry: ['hooks'],
+  events: EVENTS,
   decode(payload) {
     const { p, event } = readPayload(payload, ['event', 'type']);
-    const phase = phaseOf(PHASES, event);
+    const phase = phaseOf(EVENTS, event);
     return hookEvent({
       event,
       phase,
@@ -60,5 +70,13 @@ export const opencode: ConnectorHooks = {
       return json({ decision: 'block', reason });
     }
     return notice({ action, reason });
+  },
+  refusal: (reason) => ({ stdout: { decision: 'block', reason }, stderr: reason, exit_code: 2 }),
+  setup: {
+    file: '.config/opencode/plugins/warden.js',
+    install: installOpencodePlugin,
+    remove: removeOpencodePlugin,
+    installed: opencodePluginInstalled,
+    notes: () => ['Restart opencode to load the plugin.'],
   },
 };

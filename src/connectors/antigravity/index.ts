@@ -7,14 +7,21 @@
 // {decision: allow|deny|ask|force_ask, reason} where decision is required (a missing one fails closed) and
 // force_ask prompts the user even when an "always allow" rule matches; other events answer {}.
 // The payload names no event, so Warden's hook script (installed per event) adds hook_event_name.
-import { defined, hookEvent, id, json, obj, phaseOf, readPayload, str, toolArgs, type JsonObject } from './shared.js';
-import type { ConnectorHooks, HookPhase, NativeHookAnswer } from './types.js';
+import { gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
+import type { NativeHookAnswer } from '../hook-event.js';
+import { json } from '../native/answers.js';
+import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { toolArgs } from '../native/tool-data.js';
+import { defined, hookEvent, id, obj, str } from '../native/values.js';
+import { commandEntry, jsonHookFile } from '../setup/json-hooks.js';
+import { bestGuessNote } from '../setup/notes.js';
 
-const PHASES: Readonly<Record<string, HookPhase>> = {
-  PreToolUse: 'pre_tool',
-  PostToolUse: 'post_tool',
-  PostInvocation: 'response',
-  Stop: 'session',
+// PreInvocation (before each model call) carries nothing Warden inspects, so it is neither listed nor installed.
+const EVENTS: Readonly<Record<string, HookEventSpec>> = {
+  PreToolUse: gate('pre_tool'),
+  PostToolUse: hooked('post_tool'),
+  PostInvocation: hooked('response'),
+  Stop: hooked('session'),
 };
 
 /** Shell commands become `{command}`; other tools keep their arguments. */
@@ -25,10 +32,15 @@ function toolInput(name: string | undefined, args: JsonObject | undefined): Json
 
 const DECISIONS = { allow: 'allow', alert: 'allow', confirm: 'force_ask', block: 'deny' } as const;
 
-export const antigravity: ConnectorHooks = {
+export const antigravity: HookAgent = {
+  kind: 'hook',
+  name: 'antigravity',
+  description: 'Google Antigravity agent hooks',
+  telemetry: ['hooks'],
+  events: EVENTS,
   decode(payload) {
     const { p, event } = readPayload(payload, ['hook_event_name', 'hookEventName']);
-    const phase = phaseOf(PHASES, event);
+    const phase = phaseOf(EVENTS, event);
     const call = obj(p.toolCall);
     const name = str(call?.name);
     const args = toolArgs(call?.args);
@@ -51,5 +63,13 @@ export const antigravity: ConnectorHooks = {
       return json(action === 'allow' ? { decision: 'allow' } : { decision: DECISIONS[action], reason });
     }
     return action === 'allow' ? json({}) : { stdout: {}, stderr: reason, exit_code: 0 };
+  },
+  refusal: (reason) => json({ decision: 'deny', reason }),
+  // Antigravity's hooks.json holds named hook groups; Warden owns the "warden" group.
+  setup: {
+    ...jsonHookFile('.gemini/config/hooks.json', {
+      shape: 'nested', container: 'warden', containerDefaults: { enabled: true }, matcher: '*', entry: commandEntry,
+    }),
+    notes: () => [bestGuessNote('Antigravity')],
   },
 };

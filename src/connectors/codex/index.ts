@@ -6,12 +6,25 @@
 // (github.com/CorridorSecurity/hookshot, docs/reference-codex.md) lists the same fields.
 // Notify: Codex's config.toml `notify` program receives {"type": "agent-turn-complete", "thread-id", "turn-id",
 // "cwd", "input-messages", "last-assistant-message"}; it is fire-and-forget, so nothing it answers is read.
-import { decodeClaudeStyle, hookEvent, notice, readPayload, renderClaudeStyle, str } from './shared.js';
-import type { ConnectorHooks } from './types.js';
+import { decodedOnly, type HookAgent } from '../definition.js';
+import { exit2, notice } from '../native/answers.js';
+import { CLAUDE_LIFECYCLE, claudeEvents, decodeClaudeStyle, renderClaudeStyle } from '../native/claude-form.js';
+import { readPayload } from '../native/payload.js';
+import { hookEvent, str } from '../native/values.js';
+import { codexConfigInstalled, foreignCodexNotify, installCodexConfig, removeCodexConfig } from '../setup/codex-toml.js';
 
 const NOTIFY_EVENTS = new Set(['agent-turn-complete']);
 
-export const codex: ConnectorHooks = {
+export const codex: HookAgent = {
+  kind: 'hook',
+  name: 'codex',
+  description: 'OpenAI Codex CLI (hooks and notify)',
+  telemetry: ['hooks', 'otel', 'notify'],
+  events: {
+    ...claudeEvents(CLAUDE_LIFECYCLE),
+    // Arrives through `notify`, which setup writes beside the hooks (it is not a hook event).
+    'agent-turn-complete': decodedOnly('response'),
+  },
   decode(payload) {
     const { p, event, field } = readPayload(payload, ['hook_event_name', 'type']);
     if (field === 'hook_event_name') return decodeClaudeStyle(p, event);
@@ -26,5 +39,16 @@ export const codex: ConnectorHooks = {
   render(event, decision) {
     if (NOTIFY_EVENTS.has(event.event)) return notice(decision);
     return renderClaudeStyle(event, decision, { ask: false });
+  },
+  refusal: exit2,
+  setup: {
+    file: '.codex/config.toml',
+    install: installCodexConfig,
+    remove: removeCodexConfig,
+    installed: codexConfigInstalled,
+    notes: (text) => [
+      'Codex runs new hooks only once you trust them: open /hooks in Codex and review them.',
+      ...(foreignCodexNotify(text) ? ['config.toml already sets notify to another program, so Warden\'s notify was not installed (the hooks were).'] : []),
+    ],
   },
 };
