@@ -11,7 +11,7 @@ export const MAX_ROW_OBJECT_CHARS = 256 * 1024;
 
 export class AuditRowRejected extends WardenError {
   constructor(message: string) {
-    super('WARDEN_ERR_AUDIT_ROW_INVALID', message, 400);
+    super('WARDEN_ERR_AUDIT_ROW_INVALID', message, { statusCode: 400 });
   }
 }
 

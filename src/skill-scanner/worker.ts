@@ -17,7 +17,7 @@ export interface ScanTask {
 export type ScanOutcome = { ok: true; result: ScanResult } | { ok: false; status: number; detail: string };
 
 export function outcomeOf(err: unknown): ScanOutcome {
-  if (err instanceof PathRejected) return { ok: false, status: err.status, detail: err.message };
+  if (err instanceof PathRejected) return { ok: false, status: err.statusCode, detail: err.message };
   if (err instanceof PolicyError || err instanceof AnalyzerUnavailable) return { ok: false, status: 400, detail: err.message };
   if (err instanceof SkillLoadError) {
     const status = err.kind === 'not_found' ? 404 : err.kind === 'malformed_manifest' ? 422 : 400;

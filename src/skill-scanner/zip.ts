@@ -7,13 +7,14 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
+import { WardenError } from '../errors.js';
 
 export const ZIP_LIMITS = { maxEntries: 500, maxUncompressedBytes: 200 * 1024 * 1024 } as const;
 
-export class UploadRejected extends Error {
-  override readonly name = 'UploadRejected';
-  constructor(message: string, readonly status: 400 | 413 = 400) {
-    super(message);
+export class UploadRejected extends WardenError {
+  declare readonly statusCode: 400 | 413;
+  constructor(message: string, statusCode: 400 | 413 = 400) {
+    super('WARDEN_ERR_SCAN_UPLOAD_REJECTED', message, { statusCode });
   }
 }
 

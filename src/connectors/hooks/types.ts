@@ -1,5 +1,6 @@
 // The contract between the sidecar's hook route and each agent's connector module: decode the agent's
 // native hook payload into one common event, and render a decision back in the agent's native form.
+import { WardenError } from '../../errors.js';
 
 /** Where in the agent's loop the event sits. Only `pre_tool` events can stop a tool call. */
 export type HookPhase = 'prompt' | 'pre_tool' | 'post_tool' | 'response' | 'session' | 'other';
@@ -42,8 +43,11 @@ export interface NativeHookAnswer {
   exit_code: number;
 }
 
-export class HookPayloadError extends Error {
-  override name = 'HookPayloadError';
+/** The agent's hook payload cannot be decoded (HTTP 400). */
+export class HookPayloadError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_HOOK_PAYLOAD_INVALID', message, { statusCode: 400 });
+  }
 }
 
 export interface ConnectorHooks {

@@ -98,7 +98,7 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
         break;
       } catch (err) {
         if (!(err instanceof PathRejected)) throw err;
-        if (err.status === 403) return reply.code(403).send({ error: `${name} resolves outside the configured ${kind} roots` });
+        if (err.statusCode === 403) return reply.code(403).send({ error: `${name} resolves outside the configured ${kind} roots` });
       }
     }
     if (!directory) return reply.code(404).send({ error: `no ${kind} named ${name} under ${roots.join(', ')}` });

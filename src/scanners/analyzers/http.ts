@@ -5,17 +5,18 @@
 // in the scan result's analyzers_failed.
 import { request } from 'undici';
 import { maskSecrets } from '../snippet.js';
+import { WardenError } from '../../errors.js';
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 /** A hostile or broken endpoint must not make the scanner buffer without bound. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_ERROR_EXCERPT = 200;
 
-export class ServiceError extends Error {
-  override readonly name = 'ServiceError';
+/** An analyzer's remote service failed; `status` is the service's answer, not one Warden answers with. */
+export class ServiceError extends WardenError {
   /** The HTTP status when the service answered, undefined when it could not be reached or timed out. */
   constructor(message: string, readonly status?: number) {
-    super(message);
+    super('WARDEN_ERR_SCAN_SERVICE_FAILED', message);
   }
 }
 
