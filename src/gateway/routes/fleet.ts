@@ -6,6 +6,7 @@ import Type from 'typebox';
 import { isLoopbackAddress } from '../../config/bind.js';
 import type { FleetCaller } from '../../fleet/auth.js';
 import type { FleetContext } from '../../fleet/context.js';
+import { isOperatorError } from '../../errors.js';
 import { FleetUnavailable } from '../../fleet/devices.js';
 import { parseCompositeId, type DeviceAddress } from '../../fleet/ids.js';
 import { compilePolicy, PolicyCompileError } from '../../fleet/policy/compile.js';
@@ -71,7 +72,9 @@ export function fleetRoutes(fastify: FastifyInstance, fleet: FleetContext): void
     done();
   });
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _request, reply) => {
-    if (error instanceof FleetUnavailable) return reply.code(503).send({ error: 'fleet store or credential audit unavailable; nothing was changed, retry later' });
+    if (error instanceof FleetUnavailable) return reply.code(503).send({ error: 'fleet store or credential audit unavailable; nothing was changed, retry later', code: error.code });
+    // The sidecar's own refusals (CSRF guard) keep their stable code here too.
+    if (isOperatorError(error) && error.statusCode !== undefined && error.statusCode < 500) return reply.code(error.statusCode).send({ error: error.message, code: error.code });
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     return reply.code(status).send({ error: status === 500 ? 'internal error' : error.validation ? 'invalid request' : error.message, ...(error.validation ? { detail: error.message } : {}) });
   });
