@@ -19,7 +19,10 @@ export interface SidecarRouteConfig {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig extends SidecarRouteConfig {}
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    perIpLimit?: boolean;
+  }
 }
 
 /**
