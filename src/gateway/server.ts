@@ -1,6 +1,6 @@
 // The sidecar API: a Fastify app with, in order, request id, auth, CSRF guard and the per-IP limiter, then
 // thin route modules that call the domain. What each route needs from those plugins it declares itself
-// (route `config` and `bodyLimit`, see plugins/route-config.ts); families that share declarations are
+// (route `config` and `bodyLimit`, see util/route-config.ts); families that share declarations are
 // registered inside one encapsulated register() that declares them once.
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -9,7 +9,7 @@ import { installAuth } from './plugins/auth.js';
 import { installCsrfGuard } from './plugins/csrf.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { ORDINARY_BODY_LIMIT } from './plugins/limits.js';
-import { declareFamily } from './plugins/route-config.js';
+import { declareFamily } from '../util/route-config.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';

@@ -63,6 +63,7 @@ describe('sidecar authentication', () => {
   it('leaves GET /health open and guards every other route, unknown ones included', async () => {
     assert.equal(await status({}, '/health'), 200);
     assert.equal(await status({}, '/health?verbose=1'), 200);
+    assert.equal((await fetch(`${gw.url}/health`, { method: 'HEAD' })).status, 200, 'HEAD keeps the declaration of its GET route');
     assert.equal(await status({}, '/v1/connectors'), 401);
     assert.equal(await status({}, '/alerts'), 401);
     assert.equal(await status({}, '/no/such/route'), 401);

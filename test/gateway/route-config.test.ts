@@ -1,4 +1,4 @@
-// Route declarations (plugins/route-config.ts): the auth plugin reads each route's `config.auth`, so a route
+// Route declarations (util/route-config.ts): the auth plugin reads each route's `config.auth`, so a route
 // that declares nothing is guarded by the gateway token, and a hook token opens only `hook-token` routes of
 // its own connector. Real HTTP against the sidecar's own plugins, on routes a future family might add.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { HookTokens } from '../../src/connectors/hook-tokens.js';
 import { installAuth } from '../../src/gateway/plugins/auth.js';
 import { installErrorHandling } from '../../src/gateway/plugins/errors.js';
-import { declareFamily } from '../../src/gateway/plugins/route-config.js';
+import { declareFamily } from '../../src/util/route-config.js';
 
 const TOKEN = 'route-config-test-token';
 

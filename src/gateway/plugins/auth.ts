@@ -1,13 +1,13 @@
 // Sidecar token authentication (spec "Authentication / Sidecar" 1, 2, 5). Installed only when a token is
 // configured; tokens are compared in constant time (util/token-matcher.ts). What a route asks for is its own
-// declaration (`config.auth`, see route-config.ts); a route that declares nothing asks for the gateway token.
+// declaration (`config.auth`, see util/route-config.ts); a route that declares nothing asks for the gateway token.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopbackAddress } from '../../config/bind.js';
 import type { HookTokens } from '../../connectors/hook-tokens.js';
 import { WardenError } from '../../errors.js';
 import { bearerToken } from '../../util/bearer.js';
 import { TokenMatcher } from '../../util/token-matcher.js';
-import './route-config.js';
+import '../../util/route-config.js';
 
 export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
 

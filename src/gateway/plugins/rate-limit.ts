@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isLoopbackAddress } from '../../config/bind.js';
 import { WardenError } from '../../errors.js';
-import './route-config.js';
+import '../../util/route-config.js';
 
 interface Bucket {
   tokens: number;
