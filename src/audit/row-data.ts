@@ -9,7 +9,7 @@ export const { maxRowObjectDepth: MAX_ROW_OBJECT_DEPTH, maxRowObjectChars: MAX_R
 
 export class AuditRowRejected extends WardenError {
   constructor(message: string) {
-    super('WARDEN_ERR_AUDIT_ROW_INVALID', message, 400);
+    super('WARDEN_ERR_AUDIT_ROW_INVALID', message, { statusCode: 400 });
   }
 }
 

@@ -23,7 +23,7 @@ export { AuditRowRejected } from './row-data.js';
 /** A row that could not be committed; the rest of its batch was. */
 export class AuditWriteFailed extends WardenError {
   constructor(cause: string) {
-    super('WARDEN_ERR_AUDIT_WRITE_FAILED', `audit write failed: ${cause}`, 503);
+    super('WARDEN_ERR_AUDIT_WRITE_FAILED', `audit write failed: ${cause}`, { statusCode: 503 });
   }
 }
 

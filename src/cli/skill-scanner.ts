@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { AGENT_SKILL_FOLDERS } from '../scanners/paths.js';
 import { VERSION } from '../version.js';
+import { describeFailure } from './failure.js';
 
 const port = (value: string): number => {
   const n = Number(value);
@@ -65,7 +66,8 @@ folders that scan paths must lie in, instead of the default above).`)
     if (!isLoopbackAddress(options.host)) {
       logger.warn({ host: options.host }, 'listening beyond loopback: the API has no authentication, so anyone who can reach it can have the folders under the allowed roots scanned');
     }
-    await app.listen({ host: options.host, port: options.port });
+    const { listenOn } = await import('../util/listen.js');
+    await listenOn(app, options.host, options.port, 'warden-skill-scanner');
     const address = app.server.address() as { address: string; port: number };
     const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
     // Signals are handled before `ready` is printed: a script may send SIGTERM as soon as it reads it.
@@ -77,6 +79,6 @@ folders that scan paths must lie in, instead of the default above).`)
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  process.stderr.write(`warden-skill-scanner: ${(err as Error).message}\n`);
+  process.stderr.write(`warden-skill-scanner: ${describeFailure(err)}\n`);
   process.exit(1);
 }

@@ -3,6 +3,7 @@
 import { basename } from 'node:path';
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
+import { describeFailure } from './failure.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFleet } from './commands/fleet.js';
@@ -30,11 +31,7 @@ registerFleet(program);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  // Expected operator errors get one clear line; anything else keeps its stack for a bug report.
-  // (Compared by name: importing ConfigError here would load the config stack for every command.)
-  const message = ['ConfigError', 'RulePackError'].includes((err as Error).name) || (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
-    ? (err as Error).message
-    : ((err as Error).stack ?? String(err));
-  process.stderr.write(`${program.name()}: ${message}\n`);
+  // Operator errors get one line with their code; anything else keeps its stack for a bug report.
+  process.stderr.write(`${program.name()}: ${describeFailure(err)}\n`);
   process.exit(1);
 }

@@ -6,9 +6,13 @@ import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { ConfigSchema, CURRENT_CONFIG_VERSION, type Config } from './schema.js';
+import { WardenError } from '../errors.js';
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+/** config.yaml cannot be read or is invalid; the message says where and how to fix it. */
+export class ConfigError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_CONFIG_INVALID', message);
+  }
 }
 
 const validator = Compile(ConfigSchema);

@@ -47,6 +47,6 @@ export interface NativeHookAnswer {
 /** A hook payload that is not an object or names no event: the hook route answers 400 with the message. */
 export class HookPayloadError extends WardenError {
   constructor(message: string) {
-    super('WARDEN_ERR_HOOK_PAYLOAD', message, 400);
+    super('WARDEN_ERR_HOOK_PAYLOAD_INVALID', message, { statusCode: 400 });
   }
 }

@@ -8,13 +8,17 @@ import type { KeyVault } from './key-vault.js';
 import { publicDevice } from './store/public.js';
 import type { DeviceRecord, FleetStore, Registration } from './store/types.js';
 import { FLEET_LIMITS } from './limits.js';
+import { WardenError } from '../errors.js';
 
 export interface DurableAudit {
   appendDurably(event: NewAuditEvent): void;
 }
 
-export class FleetUnavailable extends Error {
-  override readonly name = 'FleetUnavailable';
+/** The fleet store or its credential audit cannot take the change; nothing was changed (HTTP 503). */
+export class FleetUnavailable extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_FLEET_UNAVAILABLE', message, { statusCode: 503 });
+  }
 }
 
 export type RegisterResult =

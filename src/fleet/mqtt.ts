@@ -7,6 +7,7 @@ import { Aedes } from 'aedes';
 import mqtt, { ReasonCodes, type MqttClient } from 'mqtt';
 import { splitBrokerUrl } from './broker-url.js';
 import { FLEET_LIMITS } from './limits.js';
+import { WardenError } from '../errors.js';
 
 /** Per-fleet topics (documented in docs/fleet-wire.md). */
 export const topics = {
@@ -30,15 +31,17 @@ export function parseInboundTopic(topic: string): { tenant_id: number; fleet_id:
   return { tenant_id: tenant, fleet_id: fleet, device_id: device, kind: match[4]! };
 }
 
-export class MqttUnavailable extends Error {
-  override readonly name = 'MqttUnavailable';
+/** The MQTT broker cannot be reached to publish. */
+export class MqttUnavailable extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_FLEET_MQTT_UNAVAILABLE', message, { statusCode: 503 });
+  }
 }
 
 /** The broker answered the publication with an MQTT 5 failure reason code (an ACL denial: 0x87 Not authorized). */
-export class MqttRefused extends Error {
-  override readonly name = 'MqttRefused';
+export class MqttRefused extends WardenError {
   constructor(readonly reasonCode: number) {
-    super(`MQTT broker refused the publication: reason code 0x${reasonCode.toString(16)} (${(ReasonCodes as Record<number, string>)[reasonCode] ?? 'unknown'})`);
+    super('WARDEN_ERR_FLEET_MQTT_REFUSED', `MQTT broker refused the publication: reason code 0x${reasonCode.toString(16)} (${(ReasonCodes as Record<number, string>)[reasonCode] ?? 'unknown'})`);
   }
 }
 

@@ -23,6 +23,7 @@ import { deriveMasterKey } from '../proxy/master-key.js';
 import { ProviderRegistry } from '../proxy/providers.js';
 import { buildProxy } from '../proxy/server.js';
 import { Upstream } from '../proxy/upstream.js';
+import { listenOn } from '../util/listen.js';
 import { VERSION } from '../version.js';
 import type { GatewayContext } from './context.js';
 import { openFleet } from '../fleet/context.js';
@@ -114,7 +115,7 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
       logger.warn({ bind }, 'sidecar API bound to a non-loopback address: the authenticated API is reachable from the network');
     }
     sidecar = await buildSidecar(ctx, logger);
-    await sidecar.listen({ host: bind, port: config.gateway.api_port });
+    await listenOn(sidecar, bind, config.gateway.api_port, 'the sidecar API (gateway.api_port)');
     health.set('sidecar', 'running');
     const proxyContext = {
       config, audit, registry, upstream, logger,
@@ -123,7 +124,7 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
       inspection: new ProxyInspection(inspector),
     };
     proxy = await buildProxy(proxyContext, logger);
-    await proxy.listen({ host: config.guardrail.host, port: config.guardrail.port });
+    await listenOn(proxy, config.guardrail.host, config.guardrail.port, 'the guardrail proxy (guardrail.port)');
     health.set('guardrail_proxy', 'running', { details: { mode: config.guardrail.mode } });
     const urlOf = (app: FastifyInstance, host: string) => httpUrl(connectAddress(host), (app.server.address() as { port: number }).port);
     return { sidecar, proxy, audit, chainsDb, upstream, ctx, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };

@@ -1,12 +1,15 @@
-// The sidecar API: a Fastify app with, in order, request id, auth, CSRF guard and body limits, then thin
-// route modules that call the domain.
+// The sidecar API: a Fastify app with, in order, request id, auth, CSRF guard and the per-IP limiter, then
+// thin route modules that call the domain. What each route needs from those plugins it declares itself
+// (route `config` and `bodyLimit`, see util/route-config.ts); families that share declarations are
+// registered inside one encapsulated register() that declares them once.
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GatewayContext } from './context.js';
 import { installAuth } from './plugins/auth.js';
 import { installCsrfGuard } from './plugins/csrf.js';
 import { installErrorHandling } from './plugins/errors.js';
-import { installBodyLimits, ORDINARY_BODY_LIMIT } from './plugins/limits.js';
+import { ORDINARY_BODY_LIMIT } from './plugins/limits.js';
+import { declareFamily } from '../util/route-config.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
@@ -17,8 +20,6 @@ import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
 import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
-
-const HOOK_OR_INSPECT = /^\/api\/v1\/(?:inspect\/|[a-z0-9]+\/hook(?:\?|$))/;
 
 export function requestIdGenerator(): () => string {
   // A per-process prefix and a counter: unique, cheap, and it does not trust a client-supplied id.
@@ -43,26 +44,31 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     reply.header('x-request-id', request.id);
     done();
   });
-  // The fleet API, when mounted, authenticates with its own tokens (spec document 2).
-  const isPublic = (r: { method: string; url: string }) =>
-    ((r.method === 'GET' || r.method === 'HEAD') && (r.url === '/health' || r.url.startsWith('/health?'))) ||
-    (ctx.fleet !== undefined && r.url.startsWith(`${FLEET_PREFIX}/`));
-  installAuth(app, ctx.settings.token?.token, isPublic, ctx.hookTokens);
+  installAuth(app, ctx.settings.token?.token, ctx.hookTokens);
   installCsrfGuard(app);
-  // Hook and inspect routes share one per-IP budget (spec "Limits"); loopback callers are exempt.
-  installPerIpLimiter(app, { ratePerSecond: 20, burst: 40, applies: (r) => HOOK_OR_INSPECT.test(r.url) });
-  installBodyLimits(app);
+  // Spec "Limits": 20 requests/s, burst 40 per client address, for the routes that declare it.
+  installPerIpLimiter(app, { ratePerSecond: 20, burst: 40 });
   installErrorHandling(app);
 
   healthRoutes(app, ctx);
   statusRoutes(app, ctx);
   connectorRoutes(app, ctx);
   auditRoutes(app, ctx);
-  inspectRoutes(app, ctx);
-  hookRoutes(app, ctx);
+  // The agent-facing family: the connector's hook token opens it over loopback, and it shares one per-IP budget.
+  await app.register(async (agentFacing) => {
+    declareFamily(agentFacing, { auth: 'hook-token', perIpLimit: true });
+    inspectRoutes(agentFacing, ctx);
+    hookRoutes(agentFacing, ctx);
+  });
   scanRoutes(app, ctx);
   const fleet = ctx.fleet;
-  if (fleet) await app.register(async (instance) => fleetRoutes(instance, fleet), { prefix: FLEET_PREFIX });
+  if (fleet) {
+    await app.register(async (instance) => {
+      // The fleet API authenticates with its own tokens (spec document 2), not the sidecar's.
+      declareFamily(instance, { auth: 'public' });
+      fleetRoutes(instance, fleet);
+    }, { prefix: FLEET_PREFIX });
+  }
   await app.ready();
   return app;
 }

@@ -117,8 +117,8 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
     await opened;
     if (abort.signal.aborted) return;
     const failure = upstreamFailure(err);
-    await record(undefined, { status: failure.status });
-    return sendError(res, format, failure.status, failure.message);
+    await record(undefined, { status: failure.statusCode });
+    return sendError(res, format, failure.statusCode, failure.message);
   }
 
   const contentType = String(upstream.headers['content-type'] ?? '');
@@ -134,8 +134,8 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
   } catch (err) {
     if (abort.signal.aborted && res.destroyed) return; // the client left; nothing to answer
     const failure = upstreamFailure(err);
-    await record(undefined, { status: failure.status });
-    sendError(res, format, failure.status, failure.message);
+    await record(undefined, { status: failure.statusCode });
+    sendError(res, format, failure.statusCode, failure.message);
   }
 }
 

@@ -11,14 +11,9 @@ import { InFlight } from './in-flight.js';
 import { PROXY_BODY_LIMIT, proxiedRoutes } from './routes/proxied.js';
 import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
 import { PROXY_LIMITS } from './limits.js';
+import '../util/route-config.js';
 
 const DRAIN_MS = PROXY_LIMITS.drainMs;
-
-const isPublic = (request: FastifyRequest) => {
-  const path = request.url.split('?')[0];
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  return path === '/v1/config/providers' || path === '/health';
-};
 
 const errorBodyFor = (request: FastifyRequest, status: number, message: string) =>
   formatForPath(request.url.split('?')[0]!).errorBody(status, message);
@@ -44,7 +39,8 @@ export async function buildProxy(ctx: ProxyContext, logger: FastifyBaseLogger): 
   });
   app.addHook('onClose', async () => refusals.flush());
   app.addHook('onRequest', (request, reply, done) => {
-    if (isPublic(request)) return done();
+    // A route opens itself with `config.auth: 'public'` (util/route-config.ts); every other one needs the key.
+    if (request.routeOptions.config.auth === 'public') return done();
     const result = ctx.auth.check(request.headers, request.ip);
     if (result.ok) return done();
     // Error telemetry without identifying data: a /24 (or /48) and the client's product token.

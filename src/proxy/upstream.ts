@@ -1,6 +1,7 @@
 // Requests to the LLM provider, over undici's pooled keep-alive agent (DESIGN.md: undici for upstream HTTP).
 // Failures become the proxy's answers: no connection → 502, no progress within llm.timeout_ms → 504.
 import { Agent, type Dispatcher } from 'undici';
+import { WardenError } from '../errors.js';
 
 export interface UpstreamRequest {
   url: URL;
@@ -10,9 +11,11 @@ export interface UpstreamRequest {
   signal: AbortSignal;
 }
 
-export class UpstreamFailure extends Error {
-  constructor(readonly status: 502 | 504, message: string) {
-    super(message);
+/** The model provider could not be reached (502) or did not answer in time (504). */
+export class UpstreamFailure extends WardenError {
+  declare readonly statusCode: 502 | 504;
+  constructor(statusCode: 502 | 504, message: string) {
+    super(statusCode === 504 ? 'WARDEN_ERR_PROXY_UPSTREAM_TIMEOUT' : 'WARDEN_ERR_PROXY_UPSTREAM_FAILED', message, { statusCode });
   }
 }
 

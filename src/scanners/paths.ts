@@ -7,11 +7,13 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { envVar, type EnvSource } from '../config/env.js';
 import { describeKind, specialFileSystem, specialPlace } from './special-files.js';
+import { WardenError } from '../errors.js';
 
-export class PathRejected extends Error {
-  override readonly name = 'PathRejected';
-  constructor(message: string, readonly status: 400 | 403 | 404) {
-    super(message);
+/** A path a scan request names is not allowed (403), missing (404) or malformed (400). */
+export class PathRejected extends WardenError {
+  declare readonly statusCode: 400 | 403 | 404;
+  constructor(message: string, statusCode: 400 | 403 | 404) {
+    super('WARDEN_ERR_SCAN_PATH_REJECTED', message, { statusCode });
   }
 }
 

@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { oneOf } from '../config/schema.js';
 import { readRegularFile } from './special-files.js';
 import { SCAN_PRESETS, SCAN_SEVERITIES, type AnalyzerFinding, type ScanSeverity } from './types.js';
+import { WardenError } from '../errors.js';
 
 const PRESETS_DIR = fileURLToPath(new URL('../../policies/scanner/presets/', import.meta.url));
 
@@ -41,9 +42,11 @@ export interface ScanPreset {
   ignoreInFileTypes: Map<string, Set<string>>;
 }
 
-/** The preset or file named in a request cannot be used: unknown preset, unreadable or invalid file (HTTP 400). */
-export class PresetError extends Error {
-  override readonly name = 'PresetError';
+/** The preset or policy file named in a request cannot be used: unknown preset, unreadable or invalid file (HTTP 400). */
+export class PresetError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_SCAN_POLICY_INVALID', message, { statusCode: 400 });
+  }
 }
 
 const RANK: Record<ScanSeverity, number> = { INFO: 0, LOW: 1, MEDIUM: 2, HIGH: 3, CRITICAL: 4 };

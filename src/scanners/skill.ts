@@ -10,16 +10,16 @@ import { parse } from 'yaml';
 import { describeKind, pseudoFileSystem, readRegularFile, specialFileSystem } from './special-files.js';
 import type { SkillFile, SkillManifest, SkillPackage } from './types.js';
 import { SCANNER_LIMITS } from './limits.js';
+import { WardenError } from '../errors.js';
 
 
 /**
  * The skill cannot be scanned: the folder is missing, not a folder, on a special file system or unreadable, or
  * SKILL.md is missing or malformed (not lenient).
  */
-export class SkillLoadError extends Error {
-  override readonly name = 'SkillLoadError';
+export class SkillLoadError extends WardenError {
   constructor(message: string, readonly kind: 'not_found' | 'not_a_directory' | 'not_ordinary' | 'unreadable' | 'no_manifest' | 'malformed_manifest') {
-    super(message);
+    super('WARDEN_ERR_SCAN_SKILL_UNREADABLE', message);
   }
 }
 

@@ -1,6 +1,7 @@
 // The skill scanner's vocabulary (spec document 3, issue step 4): a skill as loaded from disk, what an
 // analyzer reports, and the result a scan returns. Shared by the scanner server, the CLI and the sidecar.
 import type { ScanOptions } from './options.js';
+import { WardenError } from '../errors.js';
 
 export const SCAN_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
 export type ScanSeverity = (typeof SCAN_SEVERITIES)[number];
@@ -106,8 +107,11 @@ export interface Analyzer {
   analyze(ctx: AnalyzerContext): Promise<AnalyzerFinding[]> | AnalyzerFinding[];
 }
 
-export class AnalyzerUnavailable extends Error {
-  override readonly name = 'AnalyzerUnavailable';
+/** An analyzer the request asked for cannot run (a missing key, a client that cannot be built). */
+export class AnalyzerUnavailable extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_SCAN_ANALYZER_UNAVAILABLE', message, { statusCode: 400 });
+  }
 }
 
 export const SCAN_PRESETS = ['balanced', 'low-noise', 'quiet', 'strict', 'permissive'] as const;

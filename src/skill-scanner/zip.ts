@@ -8,12 +8,13 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import { SKILL_SCANNER_LIMITS } from './limits.js';
+import { WardenError } from '../errors.js';
 
 
-export class UploadRejected extends Error {
-  override readonly name = 'UploadRejected';
-  constructor(message: string, readonly status: 400 | 413 = 400) {
-    super(message);
+export class UploadRejected extends WardenError {
+  declare readonly statusCode: 400 | 413;
+  constructor(message: string, statusCode: 400 | 413 = 400) {
+    super('WARDEN_ERR_SCAN_UPLOAD_REJECTED', message, { statusCode });
   }
 }
 

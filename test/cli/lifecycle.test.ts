@@ -112,6 +112,7 @@ describe('warden start', () => {
       assert.equal(result.code, 1);
       assert.match(result.stderr, /config\.yaml:4: unknown key "gateway\.bogus"/);
       assert.doesNotMatch(result.stderr, /\n\s+at /);
+      assert.match(result.stderr, /\(WARDEN_ERR_CONFIG_INVALID\)\n$/, 'an operator error ends with its code');
     } finally {
       home.remove();
     }
@@ -126,6 +127,7 @@ describe('warden start', () => {
       const result = await runCli(['start'], other.env);
       assert.equal(result.code, 1);
       assert.match(result.stderr, /EADDRINUSE/);
+      assert.match(result.stderr, /^warden: the sidecar API \(gateway\.api_port\) cannot listen on .*\(WARDEN_ERR_CONFIG_PORT_IN_USE\)\n$/, 'one line with its code, no stack');
     } finally {
       await gw.terminate();
       home.remove();

@@ -144,6 +144,7 @@ describe('warden setup claudecode', () => {
     const result = await setup('claudecode');
     assert.equal(result.code, 1);
     assert.match(result.stderr, /\.claude\/settings\.json: invalid JSON: .*; the file was left unchanged/);
+    assert.match(result.stderr, /^warden: .*\(WARDEN_ERR_SETUP_FAILED\)\n$/, 'one line with its code, no stack');
     assert.equal(read(FILES.claudecode!), '{"model": "opus",');
     assert.ok(!existsSync(join(home.dir, 'hooks', 'claudecode.token')));
   });
@@ -277,7 +278,7 @@ describe('warden setup --list and errors', () => {
     assert.match(unknown.stderr, /unknown connector "claude"; hook connectors: claudecode, codex, cursor/);
     for (const proxy of ['openclaw', 'zeptoclaw']) {
       const result = await setup(proxy);
-      assert.deepEqual([result.code, result.stderr], [1, `warden: ${proxy} is a proxy connector: it has no hooks (its LLM traffic goes through the guardrail proxy)\n`]);
+      assert.deepEqual([result.code, result.stderr], [1, `warden: ${proxy} is a proxy connector: it has no hooks (its LLM traffic goes through the guardrail proxy) (WARDEN_ERR_SETUP_FAILED)\n`]);
     }
   });
 

@@ -43,7 +43,9 @@ describe('fleet API: devices and keys', () => {
   after(() => gw.close());
 
   test('no or wrong token is 401; the gateway token is not a fleet token', async () => {
-    assert.equal((await call('GET', '/devices', undefined)).status, 401);
+    const missing = await call('GET', '/devices', undefined);
+    assert.equal(missing.status, 401);
+    assert.equal(((await missing.json()) as { code: string }).code, 'WARDEN_ERR_AUTH_FLEET_TOKEN');
     assert.equal((await call('GET', '/devices', 'nope')).status, 401);
     assert.equal((await call('GET', '/devices', gw.token)).status, 401);
   });
@@ -76,7 +78,9 @@ describe('fleet API: devices and keys', () => {
     assert.equal((await call('GET', `/devices/${compositeId({ tenant_id: 7, fleet_id: 2, device_id: 999 })}`, ADMIN)).status, 404);
     await call('POST', '/devices', ADMIN, { tenant_id: 8, fleet_id: 1, device_id: 1 });
     const foreign = compositeId({ tenant_id: 8, fleet_id: 1, device_id: 1 }).toString();
-    assert.equal((await call('GET', `/devices/${foreign}`, TENANT_7)).status, 403);
+    const forbidden = await call('GET', `/devices/${foreign}`, TENANT_7);
+    assert.equal(forbidden.status, 403);
+    assert.equal(((await forbidden.json()) as { code: string }).code, 'WARDEN_ERR_AUTH_TENANT_FORBIDDEN');
     assert.equal((await call('POST', `/devices/${foreign}/rotate-key`, TENANT_7)).status, 403);
     assert.equal((await call('POST', '/devices', TENANT_7, { tenant_id: 8, fleet_id: 1, device_id: 2 })).status, 403);
     const listed = (await (await call('GET', '/devices', TENANT_7)).json()) as { devices: { tenant_id: number }[]; summary: { total: number } };
@@ -86,11 +90,15 @@ describe('fleet API: devices and keys', () => {
 
   test('bad bodies are 400: zero device id, out-of-range fields, unknown fields, missing X-Warden-Client is 403', async () => {
     for (const body of [{ ...device, device_id: 0 }, { ...device, tenant_id: 70000 }, { ...device, extra: 1 }, { tenant_id: 7, fleet_id: 2 }]) {
-      assert.equal((await call('POST', '/devices', ADMIN, body)).status, 400, JSON.stringify(body));
+      const refused = await call('POST', '/devices', ADMIN, body);
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      const answer = (await refused.json()) as { error: string; code: string; detail: string };
+      assert.deepEqual([answer.error, answer.code, typeof answer.detail], ['invalid request', 'WARDEN_ERR_REQUEST_INVALID', 'string']);
     }
     assert.equal((await call('POST', '/devices', ADMIN, { ...device, hw_profile: 'x'.repeat(1024 * 1024) })).status, 413, 'body over 1 MB');
     const noClient = await fetch(`${gw.url}/api/v1/fleet/devices`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(device) });
     assert.equal(noClient.status, 403);
+    assert.equal(((await noClient.json()) as { code: string }).code, 'WARDEN_ERR_REQUEST_CLIENT_MISSING', 'the sidecar\'s CSRF refusal keeps its code on fleet routes');
   });
 
   test('rotate-key: a new key, at most once a minute per device', async () => {

@@ -29,14 +29,14 @@ describe('sidecar authentication', () => {
     assert.equal(await status({ 'x-warden-auth': `Bearer ${TOKEN}` }), 200);
   });
 
-  it('refuses a missing or wrong token with 401 and {error}', async () => {
+  it('refuses a missing or wrong token with 401 and {error, code}', async () => {
     const missing = await fetch(`${gw.url}/status`);
     assert.equal(missing.status, 401);
     assert.equal(missing.headers.get('www-authenticate'), 'Bearer');
-    assert.deepEqual(await missing.json(), { error: 'missing gateway token' });
+    assert.deepEqual(await missing.json(), { error: 'missing gateway token', code: 'WARDEN_ERR_AUTH_TOKEN_MISSING' });
     const wrong = await fetch(`${gw.url}/status`, { headers: { authorization: `Bearer ${TOKEN}x` } });
     assert.equal(wrong.status, 401);
-    assert.deepEqual(await wrong.json(), { error: 'invalid gateway token' });
+    assert.deepEqual(await wrong.json(), { error: 'invalid gateway token', code: 'WARDEN_ERR_AUTH_TOKEN_INVALID' });
     assert.equal(await status({ authorization: TOKEN }), 401, 'Authorization without the Bearer scheme');
     assert.equal(await status({ 'x-warden-auth': TOKEN }), 401, 'X-Warden-Auth without the Bearer scheme');
     assert.equal(await status({ authorization: `Basic ${Buffer.from(`a:${TOKEN}`).toString('base64')}` }), 401);
@@ -63,6 +63,7 @@ describe('sidecar authentication', () => {
   it('leaves GET /health open and guards every other route, unknown ones included', async () => {
     assert.equal(await status({}, '/health'), 200);
     assert.equal(await status({}, '/health?verbose=1'), 200);
+    assert.equal((await fetch(`${gw.url}/health`, { method: 'HEAD' })).status, 200, 'HEAD keeps the declaration of its GET route');
     assert.equal(await status({}, '/v1/connectors'), 401);
     assert.equal(await status({}, '/alerts'), 401);
     assert.equal(await status({}, '/no/such/route'), 401);

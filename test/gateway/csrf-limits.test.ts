@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bodyLimitFor } from '../../src/gateway/plugins/limits.js';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 
 const TOKEN = 'csrf-test-token';
@@ -69,7 +68,9 @@ describe('CSRF guard and request limits', () => {
     const MiB = 1024 * 1024;
     const over = await post(GOOD, new Blob([' '.repeat(MiB + 1)]));
     assert.equal(over.status, 413);
-    assert.ok(typeof ((await over.json()) as { error: unknown }).error === 'string');
+    const refusal = (await over.json()) as { error: unknown; code: unknown };
+    assert.ok(typeof refusal.error === 'string');
+    assert.equal(refusal.code, 'WARDEN_ERR_REQUEST_TOO_LARGE');
     // Exactly 1 MiB of valid JSON reaches validation (400 for the oversized field), not the size limit.
     const padding = MiB - JSON.stringify({ action: 'x', details: '' }).length;
     const exact = JSON.stringify({ action: 'x', details: 'a'.repeat(padding) });
@@ -77,11 +78,12 @@ describe('CSRF guard and request limits', () => {
     assert.equal((await post(GOOD, exact)).status, 400);
   });
 
-  it('answers malformed JSON with 400 {error} and no stack trace', async () => {
+  it('answers malformed JSON with 400 {error, code} and no stack trace', async () => {
     const response = await post(GOOD, '{"action": ');
     assert.equal(response.status, 400);
     const body = (await response.json()) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(body), ['error']);
+    assert.deepEqual(Object.keys(body), ['error', 'code']);
+    assert.equal(body.code, 'WARDEN_ERR_REQUEST_INVALID');
     assert.doesNotMatch(String(body.error), /at .*\.js:\d+/);
   });
 
@@ -93,26 +95,15 @@ describe('CSRF guard and request limits', () => {
     assert.equal((await post(GOOD, JSON.stringify({ action: 'x', severity: 'SEVERE' }))).status, 400);
   });
 
-  it('answers an unknown route with 404 {error}', async () => {
+  it('answers an unknown route with 404 {error, code}', async () => {
     const response = await fetch(`${gw.url}/no/such/route`, { headers: AUTH });
     assert.equal(response.status, 404);
-    assert.deepEqual(await response.json(), { error: 'no route GET /no/such/route' });
+    assert.deepEqual(await response.json(), { error: 'no route GET /no/such/route', code: 'WARDEN_ERR_REQUEST_NO_ROUTE' });
   });
 
   it('tags every answer with a request id', async () => {
     const a = (await fetch(`${gw.url}/health`)).headers.get('x-request-id');
     const b = (await fetch(`${gw.url}/health`)).headers.get('x-request-id');
     assert.ok(a && b && a !== b);
-  });
-});
-
-describe('body limit by route family', () => {
-  it('gives sandbox routes 256 KiB, OTLP routes 64 MiB and everything else 1 MiB', () => {
-    assert.equal(bodyLimitFor('/api/v1/sandbox/sandboxes'), 256 * 1024);
-    assert.equal(bodyLimitFor('/v1/logs'), 64 * 1024 * 1024);
-    assert.equal(bodyLimitFor('/v1/traces'), 64 * 1024 * 1024);
-    assert.equal(bodyLimitFor('/otlp/codex/tok/v1/metrics'), 64 * 1024 * 1024);
-    assert.equal(bodyLimitFor('/v1/logsx'), 1024 * 1024);
-    assert.equal(bodyLimitFor('/audit/event'), 1024 * 1024);
   });
 });

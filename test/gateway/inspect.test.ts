@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { AuditReader } from '../../src/audit/reader.js';
 import { HookTokens } from '../../src/connectors/hook-tokens.js';
+import { installErrorHandling } from '../../src/gateway/plugins/errors.js';
 import { installPerIpLimiter } from '../../src/gateway/plugins/rate-limit.js';
 import { authHeaders, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 import { EPHEMERAL_CONFIG } from '../helpers/home.js';
@@ -121,13 +122,15 @@ describe('connector hook tokens on inspect routes', () => {
 });
 
 describe('per-IP limiter', () => {
-  it('allows a burst of 40 then 20 per second, answers 429 beyond, and exempts loopback', async () => {
+  it('allows a burst of 40 then 20 per second on routes that declare it, answers 429 beyond, and exempts loopback', async () => {
     // The sidecar only sees loopback peers in a test, so the limiter runs in an app that trusts
     // X-Forwarded-For to present other client addresses.
     let clock = 1_000_000;
     const app = Fastify({ trustProxy: true });
-    installPerIpLimiter(app, { ratePerSecond: 20, burst: 40, applies: () => true, now: () => clock });
-    app.get('/x', async () => ({ ok: true }));
+    installPerIpLimiter(app, { ratePerSecond: 20, burst: 40, now: () => clock });
+    installErrorHandling(app);
+    app.get('/x', { config: { perIpLimit: true } }, async () => ({ ok: true }));
+    app.get('/undeclared', async () => ({ ok: true }));
     await app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/x`;
     const from = (ip: string) => fetch(url, { headers: { 'x-forwarded-for': ip } }).then((r) => r.status);
@@ -135,6 +138,12 @@ describe('per-IP limiter', () => {
       const burst = await Promise.all(Array.from({ length: 41 }, () => from('198.51.100.7')));
       assert.equal(burst.filter((s) => s === 200).length, 40);
       assert.equal(burst.filter((s) => s === 429).length, 1);
+      const refused = await fetch(url, { headers: { 'x-forwarded-for': '198.51.100.7' } });
+      assert.equal(refused.status, 429);
+      assert.ok(refused.headers.get('retry-after'));
+      assert.deepEqual(await refused.json(), { error: 'rate limit exceeded', code: 'WARDEN_ERR_REQUEST_RATE_LIMITED' });
+      const undeclared = await fetch(url.replace(/\/x$/, '/undeclared'), { headers: { 'x-forwarded-for': '198.51.100.7' } });
+      assert.equal(undeclared.status, 200, 'a route that does not declare the budget is not counted against it');
       assert.equal(await from('198.51.100.8'), 200, 'other clients have their own budget');
       clock += 500; // half a second refills 10 tokens
       const refill = await Promise.all(Array.from({ length: 11 }, () => from('198.51.100.7')));

@@ -27,14 +27,8 @@ line in $WARDEN_HOME/hook-failures.jsonl. See docs/hooks.md.`)
         process.exitCode = 1;
         return;
       }
-      const { SetupError } = await import('../../connectors/setup/install.js');
-      try {
-        await (options.undo ? undoHooks(connector) : installHooks(connector, options.failMode));
-      } catch (err) {
-        if (!(err instanceof SetupError)) throw err;
-        process.stderr.write(`warden: ${err.message}\n`);
-        process.exitCode = 1;
-      }
+      // A SetupError is an operator error: cli/warden.ts prints it as one line and exits 1.
+      await (options.undo ? undoHooks(connector) : installHooks(connector, options.failMode));
     });
   setup
     .command('rotate-token')

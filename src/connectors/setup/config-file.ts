@@ -4,10 +4,13 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import type { JsonObject } from '../native/payload.js';
+import { WardenError } from '../../errors.js';
 
 /** An agent configuration file Warden cannot read or must not change; the message names the file. */
-export class AgentConfigError extends Error {
-  override name = 'AgentConfigError';
+export class AgentConfigError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_SETUP_AGENT_CONFIG', message);
+  }
 }
 
 /** The file's text, or undefined when it does not exist. */

@@ -11,10 +11,13 @@ import { HookTokens } from '../hook-tokens.js';
 import { installedEvents, type SetupTarget } from '../definition.js';
 import { findConnector, findHookAgent, HOOK_AGENTS } from '../registry.js';
 import { AgentConfigError, applyConfigChange, readConfigText, type FileChange } from './config-file.js';
+import { WardenError } from '../../errors.js';
 
 /** An operator error `warden setup` reports in one line. */
-export class SetupError extends Error {
-  override name = 'SetupError';
+export class SetupError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_SETUP_FAILED', message);
+  }
 }
 
 export type FailMode = 'closed' | 'open';

@@ -4,6 +4,7 @@ import { createHash, createHmac } from 'node:crypto';
 import Value from 'typebox/value';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import { ACTIONS, PolicySchema, PROFILE_LIMITS, type DevicePolicy, type PolicyProfile } from './schema.js';
+import { WardenError } from '../../errors.js';
 
 export const POLICY_MAGIC = Buffer.from('WPOL');
 const POLICY_FORMAT = 1;
@@ -13,16 +14,17 @@ const ACTION_CODE = Object.fromEntries(ACTIONS.map((a, i) => [a, i])) as Record<
 const LOCKDOWN_CODE = { block_all: 0, allow_listed: 1 } as const;
 
 /** The YAML cannot be compiled: `line` points at the offending node when known (HTTP 422). */
-export class PolicyCompileError extends Error {
-  override readonly name = 'PolicyCompileError';
+export class PolicyCompileError extends WardenError {
   constructor(message: string, readonly line?: number) {
-    super(line ? `line ${line}: ${message}` : message);
+    super('WARDEN_ERR_FLEET_POLICY_INVALID', line ? `line ${line}: ${message}` : message, { statusCode: 422 });
   }
 }
 
 /** The compiled policy does not fit the device profile (HTTP 413). */
-export class PolicyTooLarge extends Error {
-  override readonly name = 'PolicyTooLarge';
+export class PolicyTooLarge extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_FLEET_POLICY_TOO_LARGE', message, { statusCode: 413 });
+  }
 }
 
 export interface CompiledPolicy {

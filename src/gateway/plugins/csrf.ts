@@ -2,6 +2,7 @@
 // to the sidecar, but it cannot add a custom header or a JSON content type without a preflight, and its
 // Origin / Sec-Fetch-Site headers say where it comes from.
 import type { FastifyInstance } from 'fastify';
+import { WardenError } from '../../errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -22,22 +23,22 @@ export function isJsonContentType(value: string | undefined): boolean {
 }
 
 export function installCsrfGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
     const client = request.headers['x-warden-client'];
     if (typeof client !== 'string' || client.trim() === '') {
-      return reply.code(403).send({ error: 'missing X-Warden-Client header' });
+      return done(new WardenError('WARDEN_ERR_REQUEST_CLIENT_MISSING', 'missing X-Warden-Client header', { statusCode: 403 }));
     }
     const origin = request.headers.origin;
     if (origin !== undefined && !isLocalOrigin(origin)) {
-      return reply.code(403).send({ error: 'cross-origin request refused' });
+      return done(new WardenError('WARDEN_ERR_REQUEST_CROSS_SITE', 'cross-origin request refused', { statusCode: 403 }));
     }
     const fetchSite = request.headers['sec-fetch-site'];
     if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
-      return reply.code(403).send({ error: 'cross-site request refused' });
+      return done(new WardenError('WARDEN_ERR_REQUEST_CROSS_SITE', 'cross-site request refused', { statusCode: 403 }));
     }
     if (BODY_METHODS.has(request.method) && !isJsonContentType(request.headers['content-type'])) {
-      return reply.code(415).send({ error: 'Content-Type must be application/json' });
+      return done(new WardenError('WARDEN_ERR_REQUEST_CONTENT_TYPE', 'Content-Type must be application/json', { statusCode: 415 }));
     }
     done();
   });

@@ -1,23 +1,7 @@
-// Body size limits (spec "Limits"): set per route when it is registered, so Fastify refuses an oversized
-// body with 413 while reading it, before any handler runs.
-import type { FastifyInstance } from 'fastify';
+// Body size limits (spec "Limits"). The ordinary limit is the sidecar's default (Fastify's `bodyLimit`
+// option), so a route that declares nothing gets it; a route that needs another declares its own
+// `bodyLimit` when it is registered (the values are in ../limits.ts). Fastify refuses an oversized body with
+// 413 while reading it, before any handler runs.
 import { SIDECAR_LIMITS } from '../limits.js';
 
-export { MiB } from '../../util/limit-table.js';
 export const ORDINARY_BODY_LIMIT = SIDECAR_LIMITS.ordinaryBodyBytes;
-export const OTLP_BODY_LIMIT = SIDECAR_LIMITS.otlpBodyBytes;
-export const SANDBOX_BODY_LIMIT = SIDECAR_LIMITS.sandboxBodyBytes;
-
-const OTLP_ROUTE = /^\/(?:v1\/(?:logs|metrics|traces)$|otlp\/)/;
-
-export function bodyLimitFor(url: string): number {
-  if (url.startsWith('/api/v1/sandbox/')) return SANDBOX_BODY_LIMIT;
-  if (OTLP_ROUTE.test(url)) return OTLP_BODY_LIMIT;
-  return ORDINARY_BODY_LIMIT;
-}
-
-export function installBodyLimits(app: FastifyInstance): void {
-  app.addHook('onRoute', (route) => {
-    route.bodyLimit ??= bodyLimitFor(route.url ?? route.path);
-  });
-}

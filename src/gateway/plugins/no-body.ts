@@ -22,6 +22,6 @@ export function acceptNoBody(instance: FastifyInstance): void {
   // refused rather than ignored, so a caller who thinks it passes a parameter (a key, a token) learns it does not.
   instance.addHook('preValidation', (request, reply, done) => {
     if (request.body === undefined || isEmptyObject(request.body)) return done();
-    void reply.code(400).send({ error: 'this route takes no body', detail: 'send an empty body or {}' });
+    void reply.code(400).send({ error: 'this route takes no body', code: 'WARDEN_ERR_REQUEST_BODY_UNEXPECTED', detail: 'send an empty body or {}' });
   });
 }

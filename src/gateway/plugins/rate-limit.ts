@@ -1,7 +1,10 @@
-// Per-IP token bucket for the hook and inspect routes (spec "Limits": 20 requests/s, burst 40, loopback
-// exempt). Hand-written because @fastify/rate-limit counts fixed windows and has no burst on top of a rate.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Per-IP token bucket for the routes that declare `config.perIpLimit` (the hook and inspect routes; spec
+// "Limits": 20 requests/s, burst 40, loopback exempt). Hand-written because @fastify/rate-limit counts fixed
+// windows and has no burst on top of a rate.
+import type { FastifyInstance } from 'fastify';
 import { isLoopbackAddress } from '../../config/bind.js';
+import { WardenError } from '../../errors.js';
+import '../../util/route-config.js';
 
 interface Bucket {
   tokens: number;
@@ -11,17 +14,15 @@ interface Bucket {
 export interface LimiterOptions {
   ratePerSecond: number;
   burst: number;
-  /** Which requests the budget applies to. */
-  applies: (request: FastifyRequest) => boolean;
   now?: () => number;
 }
 
-export function installPerIpLimiter(app: FastifyInstance, { ratePerSecond, burst, applies, now = Date.now }: LimiterOptions): void {
+export function installPerIpLimiter(app: FastifyInstance, { ratePerSecond, burst, now = Date.now }: LimiterOptions): void {
   const buckets = new Map<string, Bucket>();
   let lastSweep = now();
   app.addHook('onRequest', (request, reply, done) => {
     const ip = request.ip;
-    if (!applies(request) || isLoopbackAddress(ip)) return done();
+    if (request.routeOptions.config.perIpLimit !== true || isLoopbackAddress(ip)) return done();
     const t = now();
     if (t - lastSweep > 60_000) {
       // Full buckets carry no state worth keeping; dropping them bounds memory to recently active clients.
@@ -34,7 +35,7 @@ export function installPerIpLimiter(app: FastifyInstance, { ratePerSecond, burst
     buckets.set(ip, bucket);
     if (bucket.tokens < 1) {
       reply.header('retry-after', String(Math.ceil((1 - bucket.tokens) / ratePerSecond)));
-      return reply.code(429).send({ error: 'rate limit exceeded' });
+      return done(new WardenError('WARDEN_ERR_REQUEST_RATE_LIMITED', 'rate limit exceeded', { statusCode: 429 }));
     }
     bucket.tokens -= 1;
     done();

@@ -31,5 +31,5 @@ export function healthBody(ctx: GatewayContext) {
 
 export function healthRoutes(app: FastifyInstance, ctx: GatewayContext): void {
   // Liveness: answers 200 while the process serves requests, whatever state the subsystems are in.
-  app.get('/health', { schema: { response: { 200: HealthBody } } }, async () => healthBody(ctx));
+  app.get('/health', { config: { auth: 'public' }, schema: { response: { 200: HealthBody } } }, async () => healthBody(ctx));
 }

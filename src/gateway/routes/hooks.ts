@@ -3,6 +3,7 @@
 // with), and record the verdict as a warden.hook.v1 audit row, committed before the answer. Pre- and post-tool events of a session also
 // advance the ordered chains (see connectors/hook-inspection.ts).
 import type { FastifyInstance } from 'fastify';
+import { WardenError } from '../../errors.js';
 import { uuidv7 } from '../../util/uuidv7.js';
 import { HookPayloadError, type DecodedHookEvent } from '../../connectors/hook-event.js';
 import { findHookAgent } from '../../connectors/registry.js';
@@ -14,12 +15,12 @@ export function hookRoutes(app: FastifyInstance, ctx: GatewayContext): void {
   app.post<{ Params: { connector: string } }>('/api/v1/:connector/hook', async (request, reply) => {
     const { connector } = request.params;
     const hooks = findHookAgent(connector);
-    if (!hooks) return reply.code(404).send({ error: `no hook connector "${connector}"` });
+    if (!hooks) throw new WardenError('WARDEN_ERR_HOOK_UNKNOWN_CONNECTOR', `no hook connector "${connector}"`, { statusCode: 404 });
     let event: DecodedHookEvent;
     try {
       event = hooks.decode(request.body);
     } catch (err) {
-      if (err instanceof HookPayloadError) return reply.code(400).send({ error: err.message });
+      if (err instanceof HookPayloadError) return reply.code(400).send({ error: err.message, code: err.code });
       throw err;
     }
     const { verdict, findings, replayedChain } = ctx.hookInspector.inspect(connector, event);

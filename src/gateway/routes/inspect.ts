@@ -59,7 +59,7 @@ const VerdictBody = Type.Object({
   would_block: Type.Optional(Type.Boolean()),
   approval_timeout_ms: Type.Optional(Type.Integer()),
 });
-const answers = { 200: VerdictBody, 400: Type.Object({ error: Type.String(), code: Type.Optional(Type.String()) }) };
+const answers = { 200: VerdictBody, 400: Type.Object({ error: Type.String(), code: Type.String() }) };
 
 const reveals = (request: FastifyRequest) => request.headers['x-warden-reveal-pii'] === '1';
 
@@ -87,7 +87,7 @@ export function inspectRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     if (body.tool === 'message') {
       // The message lane: content, never the structured tool-call rules.
       if (body.content === undefined || body.direction === undefined) {
-        return reply.code(400).send({ error: 'tool "message" needs content and direction' });
+        return reply.code(400).send({ error: 'tool "message" needs content and direction', code: 'WARDEN_ERR_REQUEST_INVALID' });
       }
       result = ctx.inspector.text(body.content, { reveal });
     } else {

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { create as createTar } from 'tar';
 import Type from 'typebox';
 import { oneOf } from '../../config/schema.js';
+import { WardenError } from '../../errors.js';
 import { AGENT_SKILL_FOLDERS, confinePath, envRoots, expandHome, homeOf, PathRejected, rootForms, rootsOf } from '../../scanners/paths.js';
 import type { ScanOptions } from '../../scanners/types.js';
 import { ScanPool } from '../../scanners/pool/pool.js';
@@ -51,7 +52,7 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
 
   const scan = async (target: string, options: Partial<ScanOptions>) => {
     const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env, roots: scanRoots() });
-    if (!outcome.ok) throw Object.assign(new Error(outcome.detail), { statusCode: outcome.status });
+    if (!outcome.ok) throw new WardenError(outcome.code, outcome.detail, { statusCode: outcome.status, expose: outcome.status < 500 });
     await ctx.audit.append({
       action: `scan-${outcome.result.is_safe ? 'safe' : 'unsafe'}`, target: outcome.result.skill_name, severity: outcome.result.max_severity === 'NONE' ? 'INFO' : outcome.result.max_severity,
       details: `${outcome.result.findings_count} findings`, structured: { scan_id: outcome.result.scan_id, path: outcome.result.skill_path, max_severity: outcome.result.max_severity },
@@ -98,10 +99,10 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
         break;
       } catch (err) {
         if (!(err instanceof PathRejected)) throw err;
-        if (err.status === 403) return reply.code(403).send({ error: `${name} resolves outside the configured ${kind} roots` });
+        if (err.statusCode === 403) throw new WardenError(err.code, `${name} resolves outside the configured ${kind} roots`, { statusCode: 403 });
       }
     }
-    if (!directory) return reply.code(404).send({ error: `no ${kind} named ${name} under ${roots.join(', ')}` });
+    if (!directory) throw new WardenError('WARDEN_ERR_SCAN_NOT_FOUND', `no ${kind} named ${name} under ${roots.join(', ')}`, { statusCode: 404 });
     reply.header('content-type', 'application/gzip').header('content-disposition', `attachment; filename="${basename(directory)}.tar.gz"`);
     // portable: no owner names or ids in the archive; symlinks are stored as links, never followed.
     return reply.send(createTar({ gzip: true, cwd: join(directory, '..'), portable: true, follow: false }, [basename(directory)]));

@@ -6,11 +6,15 @@ import RE2 from 're2';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { readRuleYaml } from '../../util/rule-file.js';
+import { WardenError } from '../../errors.js';
 
 export const SHIPPED_CUES_FILE = fileURLToPath(new URL('../../../policies/injection/cues.yaml', import.meta.url));
 
-export class CueCatalogueError extends Error {
-  override name = 'CueCatalogueError';
+/** The injection cue catalogue cannot be loaded. */
+export class CueCatalogueError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_GUARDRAIL_CUES_INVALID', message);
+  }
 }
 
 const Family = Type.String({ pattern: '^[a-z][a-z0-9-]*$' });

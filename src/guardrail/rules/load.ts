@@ -11,11 +11,15 @@ import { readRuleYaml } from '../../util/rule-file.js';
 import { checksValues } from '../secrets/value-check.js';
 import { compileExpression, type CompiledExpression } from './expression.js';
 import { PackManifestSchema, RuleFileSchema, type PackManifest, type Rule } from './schema.js';
+import { WardenError } from '../../errors.js';
 
 export const SHIPPED_RULES_DIR = fileURLToPath(new URL('../../../policies/rules/', import.meta.url));
 
-export class RulePackError extends Error {
-  override name = 'RulePackError';
+/** A rule pack cannot be loaded; the message names the file and the rule. */
+export class RulePackError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_GUARDRAIL_RULE_PACK_INVALID', message);
+  }
 }
 
 const packError = (message: string) => new RulePackError(message);

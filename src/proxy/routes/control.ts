@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { oneOf } from '../../config/schema.js';
 import type { ProxyContext } from '../context.js';
+import '../../util/route-config.js';
 
 /** How an interceptor classified an outbound request (documented in docs/proxy.md). */
 export const EGRESS_BRANCHES = ['provider', 'shape', 'passthrough', 'direct'] as const;
@@ -30,7 +31,8 @@ const EgressEvent = Type.Object(
 export function controlRoutes(fastify: FastifyInstance, ctx: ProxyContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/health', async () => ({ status: 'ok', mode: ctx.config.guardrail.mode, providers: ctx.registry.list().providers.length }));
+  // Open without the proxy key (declared here, read by the auth hook in server.ts): liveness and the registry.
+  app.get('/health', { config: { auth: 'public' } }, async () => ({ status: 'ok', mode: ctx.config.guardrail.mode, providers: ctx.registry.list().providers.length }));
 
   app.get('/v1/models', async () => ({
     object: 'list',
@@ -38,7 +40,7 @@ export function controlRoutes(fastify: FastifyInstance, ctx: ProxyContext): void
   }));
 
   // GET also answers HEAD (Fastify exposeHeadRoutes).
-  app.get('/v1/config/providers', async () => {
+  app.get('/v1/config/providers', { config: { auth: 'public' } }, async () => {
     const { providers, status } = ctx.registry.list();
     return { providers, ...status };
   });

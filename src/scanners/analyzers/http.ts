@@ -7,16 +7,17 @@ import { request } from 'undici';
 import { envVar, type EnvSource } from '../../config/env.js';
 import { SCANNER_LIMITS } from '../limits.js';
 import { maskSecrets } from '../snippet.js';
+import { WardenError } from '../../errors.js';
 
 /** A hostile or broken endpoint must not make the scanner buffer without bound. */
 const MAX_RESPONSE_BYTES = SCANNER_LIMITS.maxServiceAnswerBytes;
 const MAX_ERROR_EXCERPT = 200;
 
-export class ServiceError extends Error {
-  override readonly name = 'ServiceError';
+/** An analyzer's remote service failed; `status` is the service's answer, not one Warden answers with. */
+export class ServiceError extends WardenError {
   /** The HTTP status when the service answered, undefined when it could not be reached or timed out. */
   constructor(message: string, readonly status?: number) {
-    super(message);
+    super('WARDEN_ERR_SCAN_SERVICE_FAILED', message);
   }
 }
 

@@ -1,5 +1,6 @@
 // A scan in a worker thread (piscina): the server's event loop keeps answering while analyzers parse and
 // match. Errors come back as data, because error classes do not survive the trip between threads.
+import { INTERNAL_ERROR } from '../../errors.js';
 import { PresetError } from '../presets.js';
 import { PathRejected, confinePath } from '../paths.js';
 import { scanSkill } from '../scan.js';
@@ -14,16 +15,17 @@ export interface ScanTask {
   roots: string[] | null;
 }
 
-export type ScanOutcome = { ok: true; result: ScanResult } | { ok: false; status: number; detail: string };
+/** A failed scan carries its HTTP status and its WardenError code (stable, see docs/errors.md). */
+export type ScanOutcome = { ok: true; result: ScanResult } | { ok: false; status: number; code: string; detail: string };
 
-function outcomeOf(err: unknown): ScanOutcome {
-  if (err instanceof PathRejected) return { ok: false, status: err.status, detail: err.message };
-  if (err instanceof PresetError || err instanceof AnalyzerUnavailable) return { ok: false, status: 400, detail: err.message };
+export function outcomeOf(err: unknown): ScanOutcome {
+  if (err instanceof PathRejected) return { ok: false, status: err.statusCode, code: err.code, detail: err.message };
+  if (err instanceof PresetError || err instanceof AnalyzerUnavailable) return { ok: false, status: 400, code: err.code, detail: err.message };
   if (err instanceof SkillLoadError) {
     const status = err.kind === 'not_found' ? 404 : err.kind === 'malformed_manifest' ? 422 : 400;
-    return { ok: false, status, detail: err.message };
+    return { ok: false, status, code: err.code, detail: err.message };
   }
-  return { ok: false, status: 500, detail: 'scan failed' };
+  return { ok: false, status: 500, code: INTERNAL_ERROR.code, detail: 'scan failed' };
 }
 
 export async function runScan(task: ScanTask): Promise<ScanOutcome> {

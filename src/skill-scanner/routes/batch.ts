@@ -43,7 +43,7 @@ export function batchRoutes(fastify: FastifyInstance, ctx: ScannerContext): void
     try {
       directory = confinePath(requested, ctx.roots, 'directory');
     } catch (err) {
-      if (err instanceof PathRejected) return reply.code(err.status).send({ detail: err.message });
+      if (err instanceof PathRejected) return reply.code(err.statusCode).send({ detail: err.message });
       throw err;
     }
     const batch = ctx.batches.create(directory);

@@ -69,7 +69,7 @@ export function uploadRoutes(app: FastifyInstance, ctx: ScannerContext): void {
       if (!outcome.ok) return reply.code(outcome.status).send({ detail: outcome.detail });
       return outcome.result;
     } catch (err) {
-      if (err instanceof UploadRejected) return reply.code(err.status).send({ detail: err.message });
+      if (err instanceof UploadRejected) return reply.code(err.statusCode).send({ detail: err.message });
       if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return reply.code(413).send({ detail: 'the upload is larger than 50 MB' });
       throw err;
     } finally {

@@ -1,12 +1,17 @@
 // Tokens and syntax tree of the shell parser. The tree keeps only what fact extraction needs: which
 // commands run, their words, their redirections and what feeds their standard input.
+import { WardenError } from '../../../errors.js';
 
 /** Nesting bound for parentheses, substitutions and compound commands: deeper input is refused rather
  *  than risking the JavaScript stack. Real commands stay far below it. */
 export const MAX_SYNTAX_NESTING = 64;
 
-/** Thrown by the tokenizer and parser; the caller turns it into `parsed: false`. */
-export class ShellSyntaxError extends Error {}
+/** Thrown by the tokenizer and parser; the caller turns it into `parsed: false` (it never reaches anyone). */
+export class ShellSyntaxError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_GUARDRAIL_SHELL_SYNTAX', message, { expose: false });
+  }
+}
 
 export type Operator = '|' | '|&' | '&&' | '||' | ';' | '&' | '\n' | '(' | ')' | ';;' | ';&' | ';;&';
 

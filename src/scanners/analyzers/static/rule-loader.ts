@@ -11,14 +11,18 @@ import { Compile } from 'typebox/compile';
 import { readRuleYaml } from '../../../util/rule-file.js';
 import { expandFileTypes, type FileType } from './file-types.js';
 import { CATEGORY_PREFIXES, SignatureRuleFileSchema, type SignatureRuleDefinition } from './rule-schema.js';
+import { WardenError } from '../../../errors.js';
 
 export const SHIPPED_SCANNER_RULES_DIR = fileURLToPath(new URL('../../../../policies/scanner/rules/', import.meta.url));
 
 /** RE2 sets above this size fall back to slower matching; a few hundred patterns need far less. */
 const SET_MAX_MEMORY = 64 * 1024 * 1024;
 
-export class ScannerRuleError extends Error {
-  override readonly name = 'ScannerRuleError';
+/** A scanner signature rule file cannot be loaded. */
+export class ScannerRuleError extends WardenError {
+  constructor(message: string) {
+    super('WARDEN_ERR_SCAN_RULES_INVALID', message);
+  }
 }
 
 export interface SignatureRule extends SignatureRuleDefinition {
