@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, describe, it } from 'node:test';
 import { osvAnalyzer } from '../../src/scanners/analyzers/osv.js';
 import { findPins } from '../../src/scanners/analyzers/osv-pins.js';
-import { cvss3BaseScore, osvSeverity } from '../../src/scanners/analyzers/osv-severity.js';
+import { cvssBaseScore, osvSeverity } from '../../src/scanners/analyzers/osv-severity.js';
 import type { AnalyzerContext, AnalyzerFinding, SkillPackage } from '../../src/scanners/types.js';
 import { analyzerOptions } from '../helpers/analyzers.js';
 import { startMockLlm, type MockLlm, type ReceivedRequest } from '../helpers/mock-llm.js';
@@ -120,13 +120,36 @@ describe('osv analyzer: exact pins', () => {
 
 describe('osv analyzer: severity', () => {
   it('computes CVSS v3 base scores', () => {
-    assert.equal(cvss3BaseScore('CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'), 9.8);
-    assert.equal(cvss3BaseScore('CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N'), 6.1);
-    assert.equal(cvss3BaseScore('CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H'), 10);
-    assert.equal(cvss3BaseScore('CVSS:3.1/AV:P/AC:H/PR:H/UI:R/S:U/C:L/I:N/A:N'), 1.6);
-    assert.equal(cvss3BaseScore('CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N'), 0);
-    assert.equal(cvss3BaseScore('CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N'), undefined);
-    assert.equal(cvss3BaseScore('CVSS:3.1/AV:N/AC:L'), undefined);
+    assert.equal(cvssBaseScore('CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'), 9.8);
+    assert.equal(cvssBaseScore('CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N'), 6.1);
+    assert.equal(cvssBaseScore('CVSS:3.0/AV:N/AC:L/PR:N/UI:N/S:C/C:H/I:H/A:H'), 10);
+    assert.equal(cvssBaseScore('CVSS:3.1/AV:P/AC:H/PR:H/UI:R/S:U/C:L/I:N/A:N'), 1.6);
+    assert.equal(cvssBaseScore('CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N'), 0);
+    assert.equal(cvssBaseScore('CVSS:3.1/AV:N/AC:L'), undefined);
+    assert.equal(cvssBaseScore('CVSS:3.1/AV:Q/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H'), undefined);
+    assert.equal(cvssBaseScore('high'), undefined);
+  });
+
+  // Scores published by FIRST for these vectors (CVSS v4.0 Examples document and calculator).
+  it('computes CVSS v4.0 base scores as FIRST publishes them', () => {
+    assert.equal(cvssBaseScore('CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N'), 9.3);
+    assert.equal(cvssBaseScore('CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:H/SI:H/SA:H'), 10);
+    assert.equal(cvssBaseScore('CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:N/VA:N/SC:N/SI:N/SA:N'), 8.7);
+    assert.equal(cvssBaseScore('CVSS:4.0/AV:L/AC:L/AT:N/PR:L/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N'), 8.5);
+    assert.equal(cvssBaseScore('CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:A/VC:N/VI:N/VA:N/SC:L/SI:L/SA:N'), 5.1);
+    assert.equal(cvssBaseScore('CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:N/VI:N/VA:N/SC:N/SI:N/SA:N'), 0);
+    assert.equal(cvssBaseScore('CVSS:4.0/AV:N'), undefined);
+  });
+
+  it('computes CVSS v2 base scores, with or without the prefix', () => {
+    assert.equal(cvssBaseScore('AV:N/AC:L/Au:N/C:P/I:P/A:P'), 7.5);
+    assert.equal(cvssBaseScore('CVSS:2.0/AV:N/AC:L/Au:N/C:C/I:C/A:C'), 10);
+    assert.equal(cvssBaseScore('AV:N/AC:L'), undefined);
+  });
+
+  it('scores a CVSS v4-only record from its vector, not its label', () => {
+    assert.equal(osvSeverity({ severity: [{ type: 'CVSS_V4', score: 'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N' }], database_specific: { severity: 'MODERATE' } }), 'CRITICAL');
+    assert.equal(osvSeverity({ severity: [{ type: 'CVSS_V2', score: 'AV:N/AC:L/Au:N/C:P/I:P/A:P' }, { type: 'CVSS_V4', score: 'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:A/VC:N/VI:N/VA:N/SC:L/SI:L/SA:N' }] }), 'HIGH');
   });
 
   it('prefers CVSS v3, then database labels, then MEDIUM', () => {
