@@ -1,10 +1,12 @@
 // JSON over HTTP for the analyzers that call out (reputation, osv, llm, ai_guard, meta), over undici.
-// Every call has a deadline and follows the scan's abort signal; a failure becomes a ServiceError whose message
+// Every call is a lookup, retried on 429/502/503/504 and dropped connections as retry.ts declares; it has one
+// deadline for all its attempts and follows the scan's abort signal; a failure becomes a ServiceError whose message
 // names the service, the endpoint (origin and path only: no credentials, no query) and what went wrong, with
 // the caller's key and anything secret-shaped masked out of any response excerpt, since the message ends up
 // in the scan result's analyzers_failed.
 import { request } from 'undici';
 import { maskSecrets } from '../snippet.js';
+import { lookupDispatcher } from './retry.js';
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 /** A hostile or broken endpoint must not make the scanner buffer without bound. */
@@ -25,7 +27,7 @@ export function envMilliseconds(env: Record<string, string | undefined>, name: s
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-/** The per-request deadline for lookups: SKILL_SCANNER_HTTP_TIMEOUT_MS, 10 s by default. */
+/** The deadline of one lookup, retries included: SKILL_SCANNER_HTTP_TIMEOUT_MS, 10 s by default. */
 export function httpTimeoutMs(env: Record<string, string | undefined>): number {
   return envMilliseconds(env, 'SKILL_SCANNER_HTTP_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUT_MS);
 }
@@ -90,6 +92,7 @@ export async function requestJson(req: JsonRequest): Promise<unknown> {
       headers,
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
       signal,
+      dispatcher: lookupDispatcher,
     });
   } catch (err) {
     throw transportFailure(err);
