@@ -120,6 +120,9 @@ export const COMMAND_CATALOG: ReadonlyMap<string, CommandEntry> = new Map([
   ['telnet', { short: 'blenS', stopAtOperand: true }],
   ['ftp', { short: 'P', stopAtOperand: true }],
   ['tftp', { stopAtOperand: true }],
+  // mail(1)/mailx(1): subject, cc, bcc, attachment, sender…; sendmail(8): envelope sender and full name.
+  ['mail', { short: 'abcrsAqS' }], ['mailx', { short: 'abcrsAqS' }],
+  ['sendmail', { short: 'Ff' }],
 ]);
 
 /** The catalogue entry of a command the code names (a missing one is a programming error, caught by tests). */
