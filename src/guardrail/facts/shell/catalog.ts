@@ -125,6 +125,39 @@ export const COMMAND_CATALOG: ReadonlyMap<string, CommandEntry> = new Map([
   ['sendmail', { short: 'Ff' }],
 ]);
 
+/** Languages whose one-liners Warden reads (`python -c`, `node -e`…); 'other' runs code it does not read. */
+export type InterpreterLanguage = 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'applescript' | 'powershell' | 'other';
+
+/** An interpreter family: its command names and the options that carry the program text. */
+export interface InterpreterEntry {
+  language: InterpreterLanguage;
+  /** Command names, versions included (`python3.12`). */
+  names: RegExp;
+  /** Options whose next argument is the program (`-c CODE`); long ones also take it as `--eval=CODE`. */
+  code: readonly string[];
+  /** Flag letters that, last in a bundle, take the program next (`python -Ic CODE`, `perl -ne CODE`). */
+  bundleCode?: string;
+  /** Flag letters after which perl takes the program attached (`perl -neCODE`). */
+  attachedAfter?: string;
+  /** Options compare without case (PowerShell's `-Command`, `-command`). */
+  ignoreCase?: boolean;
+}
+
+export const INTERPRETERS: readonly InterpreterEntry[] = [
+  { language: 'python', names: /^(python[0-9.]*|pypy[0-9.]*)$/, code: ['-c'], bundleCode: 'c' },
+  { language: 'node', names: /^(node|nodejs|bun|deno)$/, code: ['-e', '--eval', '-p', '--print', 'eval'] },
+  { language: 'perl', names: /^perl[0-9.]*$/, code: ['-e', '-E'], bundleCode: 'eE', attachedAfter: 'lnpaws' },
+  { language: 'ruby', names: /^ruby[0-9.]*$/, code: ['-e'] },
+  { language: 'php', names: /^php[0-9.]*$/, code: ['-r'] },
+  { language: 'applescript', names: /^osascript$/, code: ['-e'] },
+  { language: 'powershell', names: /^(pwsh|powershell|powershell\.exe|pwsh\.exe)$/i, code: ['-c', '-command', '-e', '-ec', '-encodedcommand'], ignoreCase: true },
+  { language: 'other', names: /^(lua[0-9.]*|Rscript|julia)$/, code: ['-e'] },
+];
+
+/** First letters of every interpreter name above: most commands (`grep`, `git`, `npm`) are ruled out by one
+ *  character instead of eight regular expressions, on every command of every script. Keep it in step. */
+export const INTERPRETER_FIRST_LETTERS: ReadonlySet<string> = new Set(['p', 'n', 'b', 'd', 'r', 'o', 'l', 'R', 'j', 'P']);
+
 /** The catalogue entry of a command the code names (a missing one is a programming error, caught by tests). */
 export function catalogEntry(name: string): CommandEntry {
   const entry = COMMAND_CATALOG.get(name);

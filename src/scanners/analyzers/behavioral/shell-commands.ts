@@ -2,6 +2,7 @@
 // decodes it, env/printenv/keychain tools produce secrets, tee/cp/crontab write it. Each handler gets the
 // evaluated arguments and stdin and returns the command's stdout.
 import { catalogEntry, COMMAND_CATALOG, roleOptions, type CommandOptions } from '../../../guardrail/facts/shell/catalog.js';
+import { codeOption, interpreterEntry } from '../../../guardrail/facts/shell/interpreters.js';
 import { UNKNOWN } from './catalog.js';
 import type { Analysis, FunctionSummary } from './engine.js';
 import { decoded, envMapping, envVar, sendRequest, userInput, writeFile } from './library.js';
@@ -26,10 +27,6 @@ const WRAPPERS = new Set(['sudo', 'doas', 'command', 'builtin', 'exec', 'nohup',
 /** Options of wrappers that take a value. */
 const WRAPPER_VALUE_OPTS = new Set(['-u', '-g', '-n', '-I', '-P', '-L', '-d', '-s', '-E', '-C', '-h', '-p']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'mksh']);
-const CODE_FLAGS: Record<string, readonly string[]> = {
-  python: ['-c'], python2: ['-c'], python3: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e', '--eval'], deno: ['eval'], bun: ['-e', '--eval'],
-  perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], pwsh: ['-c', '-Command', '-EncodedCommand'], powershell: ['-c', '-Command', '-EncodedCommand'], osascript: ['-e'],
-};
 const QUIET = new Set(['chmod', 'chown', 'mkdir', 'rm', 'rmdir', 'touch', 'cd', 'pushd', 'popd', 'exit', 'return', 'set', 'unset', 'shift', 'true', 'false', 'test', '[', '[[', 'sleep', 'wait', 'trap', 'which', 'type', 'hash', 'wc', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'ls', 'pwd', 'date', 'whoami', 'id', 'uname', 'mktemp']);
 
 const base = (name: string): string => name.replace(/["']/g, '').replace(/^.*\//, '');
@@ -82,7 +79,7 @@ export function runCommand(c: CommandContext): Value {
     c.a.sink(c.site('exec', cmd), 'code', union(script && plain(script), c.a.downloadAt(script?.text)), c.summary);
     return EMPTY;
   }
-  if (SHELLS.has(cmd) || CODE_FLAGS[cmd]) return interpreter(ctx, cmd);
+  if (SHELLS.has(cmd) || interpreterEntry(cmd)) return interpreter(ctx, cmd);
   const secret = credentialCommand(cmd, args.map(textOf));
   if (secret) return sourced({ kind: 'credential_file', label: secret, at: c.at });
   const codec = decoderCodec(cmd, args.map(textOf));
@@ -298,12 +295,13 @@ function remoteCopy(c: CommandContext, cmd: string): Value {
 
 /** bash -c CODE, python -c CODE, bash SCRIPT, `… | bash`: the code, the script's content or stdin runs. */
 function interpreter(c: CommandContext, cmd: string): Value {
-  const flags = SHELLS.has(cmd) ? ['-c'] : CODE_FLAGS[cmd] ?? [];
+  const entry = interpreterEntry(cmd);
   const site = c.site('exec', cmd);
-  const lang = SHELLS.has(cmd) ? 'bash' : cmd.startsWith('python') ? 'python' : /^(?:node|nodejs|deno|bun)$/.test(cmd) ? 'javascript' : undefined;
+  const lang = SHELLS.has(cmd) ? 'bash' : entry?.language === 'python' ? 'python' : entry?.language === 'node' ? 'javascript' : undefined;
   for (let i = 0; i < c.args.length; i++) {
     const t = textOf(c.args[i]);
-    if (flags.includes(t) || (SHELLS.has(cmd) && /^-[a-z]*c$/.test(t))) {
+    // The program follows a code option (the catalogue's: `python -c`, `node -e`, `perl -ne`) or `bash -c`.
+    if (entry ? codeOption(entry, t) === 'next' : /^-[a-z]*c$/.test(t)) {
       if (lang) c.a.code(lang, c.args[i + 1], site, c.summary);
       else c.a.sink(site, 'code', c.args[i + 1], c.summary);
       return EMPTY;
