@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { maskSecrets } from '../snippet.js';
 import { lookupDispatcher } from './retry.js';
 
-export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
+const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
 /** A hostile or broken endpoint must not make the scanner buffer without bound. */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_ERROR_EXCERPT = 200;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { SCAN_CATEGORIES, SCAN_SEVERITIES, type ScanCategory, type SkillPackage } from '../types.js';
 
 /** Characters of skill text (instructions and files) shown to the judge; the rest is cut, and says so. */
-export const SKILL_CONTENT_BUDGET = 60_000;
+const SKILL_CONTENT_BUDGET = 60_000;
 const MAX_LISTED_FILES = 500;
 const MAX_MANIFEST_CHARS = 4_000;
 
@@ -30,9 +30,9 @@ const CATEGORY_GUIDE: Record<ScanCategory, string> = {
   supply_chain_attack: 'typosquatted or compromised dependencies, installs from untrusted sources, install-time code execution',
 };
 
-export const CATEGORY_LIST = SCAN_CATEGORIES.map((c) => `- ${c}: ${CATEGORY_GUIDE[c]}`).join('\n');
+const CATEGORY_LIST = SCAN_CATEGORIES.map((c) => `- ${c}: ${CATEGORY_GUIDE[c]}`).join('\n');
 
-export const SEVERITY_GUIDE = [
+const SEVERITY_GUIDE = [
   '- CRITICAL: active compromise (exfiltration of secrets, remote code execution, malware)',
   '- HIGH: a likely path to serious harm',
   '- MEDIUM: risky behaviour that needs a human look',

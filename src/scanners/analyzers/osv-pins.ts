@@ -33,12 +33,12 @@ export const normalisePypiName = (name: string) => name.toLowerCase().replace(/[
 const PEP508_EXACT = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*\(?\s*===?\s*([A-Za-z0-9][A-Za-z0-9.+!_-]*)\s*\)?\s*(?:;.*)?$/;
 
 /** The pin in one PEP 508 requirement string, when it is an exact one. */
-export function exactPythonRequirement(requirement: string): { name: string; version: string } | undefined {
+function exactPythonRequirement(requirement: string): { name: string; version: string } | undefined {
   const match = PEP508_EXACT.exec(requirement.trim());
   return match ? { name: normalisePypiName(match[1]!), version: match[2]! } : undefined;
 }
 
-export function requirementsTxtPins(file: SkillFile): DependencyPin[] {
+function requirementsTxtPins(file: SkillFile): DependencyPin[] {
   const pins: DependencyPin[] = [];
   (file.text ?? '').split('\n').forEach((raw, i) => {
     // Comments start at a `#` preceded by whitespace; per-requirement options (`--hash=…`) follow the spec.
@@ -78,7 +78,7 @@ function lineOfMatch(text: string, pattern: RegExp, from: number): number | unde
 /** `"value"` or `'value'` written as is (requirement strings hold no escapes in practice). */
 const quoted = (value: string) => new RegExp(`["']${escapeRegExp(value)}["']`, 'g');
 
-export function pyprojectPins(file: SkillFile): DependencyPin[] {
+function pyprojectPins(file: SkillFile): DependencyPin[] {
   const text = file.text ?? '';
   const dependencies = tableAt(parseTomlTable(text)?.project)?.dependencies;
   if (!Array.isArray(dependencies)) return [];
@@ -91,7 +91,7 @@ export function pyprojectPins(file: SkillFile): DependencyPin[] {
   });
 }
 
-export function pipfilePins(file: SkillFile): DependencyPin[] {
+function pipfilePins(file: SkillFile): DependencyPin[] {
   const text = file.text ?? '';
   const pipfile = parseTomlTable(text);
   return ['packages', 'dev-packages'].flatMap((section) => {
@@ -131,14 +131,14 @@ function lockedPackages(file: SkillFile, ecosystem: Ecosystem, fromRegistry: (en
 }
 
 /** poetry.lock: packages without a `[package.source]` come from PyPI; git, url, file and directory ones do not. */
-export const poetryLockPins = (file: SkillFile) =>
+const poetryLockPins = (file: SkillFile) =>
   lockedPackages(file, 'PyPI', (entry) => {
     const type = tableAt(entry.source)?.type;
     return type === undefined || type === 'legacy'; // `legacy` is a PyPI-compatible index
   });
 
 /** Cargo.lock: only crates whose `source` is the crates.io index; path and git crates have none or another. */
-export const cargoLockPins = (file: SkillFile) =>
+const cargoLockPins = (file: SkillFile) =>
   lockedPackages(file, 'crates.io', (entry) => entry.source === 'registry+https://github.com/rust-lang/crates.io-index');
 
 // ------------------------------------------------------------------------------------------ JavaScript
@@ -161,7 +161,7 @@ function jsonKeyLine(text: string, key: string, valuePattern: string): number | 
   return match ? lineAt(text, match.index) : undefined;
 }
 
-export function packageJsonPins(file: SkillFile): DependencyPin[] {
+function packageJsonPins(file: SkillFile): DependencyPin[] {
   const manifest = parseJsonObject(file.text);
   if (!manifest) return [];
   const pins: DependencyPin[] = [];
@@ -178,7 +178,7 @@ export function packageJsonPins(file: SkillFile): DependencyPin[] {
   return pins;
 }
 
-export function packageLockPins(file: SkillFile): DependencyPin[] {
+function packageLockPins(file: SkillFile): DependencyPin[] {
   const lock = parseJsonObject(file.text);
   const packages = lock?.packages;
   // v1 lockfiles have only the nested `dependencies` tree; v2 carries both, v3 only `packages`.
@@ -204,7 +204,7 @@ export function packageLockPins(file: SkillFile): DependencyPin[] {
 const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /** Which reader a file needs, by name; undefined for files that declare no dependencies. */
-export function pinReader(path: string): ((file: SkillFile) => DependencyPin[]) | undefined {
+function pinReader(path: string): ((file: SkillFile) => DependencyPin[]) | undefined {
   const name = base(path);
   if (/^requirements.*\.txt$/i.test(name) || /(^|\/)requirements\/[^/]+\.txt$/i.test(path)) return requirementsTxtPins;
   if (name === 'pyproject.toml') return pyprojectPins;

@@ -29,7 +29,7 @@ export function cvssBaseScore(vector: string): number | undefined {
 }
 
 /** CVSS qualitative rating (v3 specification, table 14; v4 uses the same bands), with "None" as INFO. */
-export function severityFromScore(score: number): ScanSeverity {
+function severityFromScore(score: number): ScanSeverity {
   if (score >= 9) return 'CRITICAL';
   if (score >= 7) return 'HIGH';
   if (score >= 4) return 'MEDIUM';
