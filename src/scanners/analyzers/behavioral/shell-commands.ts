@@ -3,6 +3,7 @@
 // evaluated arguments and stdin and returns the command's stdout.
 import { catalogEntry, COMMAND_CATALOG, roleOptions, type CommandOptions } from '../../../guardrail/facts/shell/catalog.js';
 import { codeOption, interpreterEntry } from '../../../guardrail/facts/shell/interpreters.js';
+import { unwrap, WRAPPER_COMMANDS } from '../../../guardrail/facts/shell/wrappers.js';
 import { UNKNOWN } from './catalog.js';
 import type { Analysis, FunctionSummary } from './engine.js';
 import { decoded, envMapping, envVar, sendRequest, userInput, writeFile } from './library.js';
@@ -23,9 +24,6 @@ export interface CommandContext {
   readFile(path: Value): Value;
 }
 
-const WRAPPERS = new Set(['sudo', 'doas', 'command', 'builtin', 'exec', 'nohup', 'time', 'nice', 'timeout', 'stdbuf', 'env', 'xargs']);
-/** Options of wrappers that take a value. */
-const WRAPPER_VALUE_OPTS = new Set(['-u', '-g', '-n', '-I', '-P', '-L', '-d', '-s', '-E', '-C', '-h', '-p']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'mksh']);
 const QUIET = new Set(['chmod', 'chown', 'mkdir', 'rm', 'rmdir', 'touch', 'cd', 'pushd', 'popd', 'exit', 'return', 'set', 'unset', 'shift', 'true', 'false', 'test', '[', '[[', 'sleep', 'wait', 'trap', 'which', 'type', 'hash', 'wc', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'ls', 'pwd', 'date', 'whoami', 'id', 'uname', 'mktemp']);
 
@@ -37,19 +35,18 @@ export function runCommand(c: CommandContext): Value {
   let name = c.name;
   let args = c.args;
   let stdinArg: Value | undefined;
-  // sudo / env / xargs / timeout … run the command that follows them.
-  for (let hops = 0; hops < 4 && WRAPPERS.has(base(textOf(name))); hops++) {
+  // sudo / env / xargs / timeout … run the command that follows them; where it starts is the guardrail's
+  // reading of the wrapper (wrappers.ts), so both agree on which options take a value.
+  for (let hops = 0; hops < 4 && WRAPPER_COMMANDS.has(base(textOf(name))); hops++) {
     const wrapper = base(textOf(name));
-    let k = 0;
-    while (k < args.length && (isOption(args[k]!) || (wrapper === 'env' && /^\w+=/.test(textOf(args[k]))) || (wrapper === 'timeout' && /^\d/.test(textOf(args[k]))))) {
-      if (WRAPPER_VALUE_OPTS.has(textOf(args[k])) && wrapper !== 'env') k++;
-      k++;
+    const wrapped = unwrap(wrapper, args.map(textOf));
+    if (!wrapped?.argv) {
+      if (wrapper === 'env' && !wrapped) return envMapping('env', c.at);
+      if (!wrapped) return c.stdin;
+      break; // a shell string (`watch 'cmd'`, `env -S`): the wrapper itself is what is seen
     }
-    if (k >= args.length) {
-      if (wrapper === 'env') return envMapping('env', c.at);
-      return c.stdin;
-    }
-    if (wrapper === 'xargs') stdinArg = c.stdin;
+    if (!wrapped.passesStdin) stdinArg = c.stdin;
+    const k = args.length - wrapped.argv.length;
     name = args[k]!;
     args = args.slice(k + 1);
   }
