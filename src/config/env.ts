@@ -45,7 +45,7 @@ export const EnvSchema = Type.Object({
   SKILL_SCANNER_ALLOWED_ROOTS: Type.Optional(Type.String({
     description: 'Folders (`:`-separated) the skill scanner may read, besides the configured roots.',
   })),
-  SKILL_SCANNER_HTTP_TIMEOUT_MS: Milliseconds('Deadline of each lookup of the reputation, OSV and AI Guard analyzers.', 10_000),
+  SKILL_SCANNER_HTTP_TIMEOUT_MS: Milliseconds('Deadline of each lookup of the reputation, OSV and AI Guard analyzers, its retries included.', 10_000),
   SKILL_SCANNER_OSV_URL: HttpUrl('OSV API the dependency analyzer asks about vulnerable packages.', 'https://api.osv.dev'),
   SKILL_SCANNER_KNOWN_BAD_FILE: Text('Extra file of known-bad SHA-256 digests (one a line), besides the shipped list.'),
   SKILL_SCANNER_REPUTATION_URL: Type.Optional(Type.String({

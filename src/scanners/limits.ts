@@ -9,5 +9,8 @@ export const SCANNER_LIMITS = defineLimits('Scanners', 'src/scanners/limits.ts',
   maxServiceAnswerBytes: { value: 8 * MiB, unit: 'bytes', what: 'Answer of an online lookup (OSV, reputation, LLM, AI Guard); a larger one fails that analyzer.' },
   aiGuardChunkChars: { value: 32_000, unit: 'characters', what: 'Text sent to AI Guard in one request.' },
   aiGuardMaxRequests: { value: 200, unit: 'count', what: 'AI Guard requests per scan; the text beyond is reported as not inspected.' },
+  lookupAttempts: { value: 4, unit: 'count', what: 'Tries of one online lookup, the first included, when the service answers 429, 502, 503 or 504 or drops the connection (src/scanners/analyzers/retry.ts); all of them within `SKILL_SCANNER_HTTP_TIMEOUT_MS`.' },
+  lookupFirstRetryWaitMs: { value: 250, unit: 'ms', what: 'Wait before the first retry of a lookup; each later wait doubles.' },
+  lookupMaxRetryWaitMs: { value: 5_000, unit: 'ms', what: 'Longest wait before a retry, and the cap on a service\'s `Retry-After`.' },
   llmSkillContentChars: { value: 60_000, unit: 'characters', what: 'Skill content put in the `llm` analyzer\'s prompt; the rest is cut.' },
 });

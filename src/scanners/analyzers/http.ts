@@ -1,5 +1,6 @@
 // JSON over HTTP for the analyzers that call out (reputation, osv, llm, ai_guard, meta), over undici.
-// Every call has a deadline and follows the scan's abort signal; a failure becomes a ServiceError whose message
+// Every call is a lookup, retried on 429/502/503/504 and dropped connections as retry.ts declares; it has one
+// deadline for all its attempts and follows the scan's abort signal; a failure becomes a ServiceError whose message
 // names the service, the endpoint (origin and path only: no credentials, no query) and what went wrong, with
 // the caller's key and anything secret-shaped masked out of any response excerpt, since the message ends up
 // in the scan result's analyzers_failed.
@@ -8,6 +9,7 @@ import { envVar, type EnvSource } from '../../config/env.js';
 import { SCANNER_LIMITS } from '../limits.js';
 import { maskSecrets } from '../snippet.js';
 import { WardenError } from '../../errors.js';
+import { lookupDispatcher } from './retry.js';
 
 /** A hostile or broken endpoint must not make the scanner buffer without bound. */
 const MAX_RESPONSE_BYTES = SCANNER_LIMITS.maxServiceAnswerBytes;
@@ -21,7 +23,7 @@ export class ServiceError extends WardenError {
   }
 }
 
-/** The per-request deadline for lookups: SKILL_SCANNER_HTTP_TIMEOUT_MS (its default is in the env schema). */
+/** The deadline of one lookup, retries included: SKILL_SCANNER_HTTP_TIMEOUT_MS (its default is in the env schema). */
 export function httpTimeoutMs(env: EnvSource): number {
   return envVar(env, 'SKILL_SCANNER_HTTP_TIMEOUT_MS')!;
 }
@@ -86,6 +88,7 @@ export async function requestJson(req: JsonRequest): Promise<unknown> {
       headers,
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
       signal,
+      dispatcher: lookupDispatcher,
     });
   } catch (err) {
     throw transportFailure(err);

@@ -31,9 +31,9 @@ const CATEGORY_GUIDE: Record<ScanCategory, string> = {
   supply_chain_attack: 'typosquatted or compromised dependencies, installs from untrusted sources, install-time code execution',
 };
 
-export const CATEGORY_LIST = SCAN_CATEGORIES.map((c) => `- ${c}: ${CATEGORY_GUIDE[c]}`).join('\n');
+const CATEGORY_LIST = SCAN_CATEGORIES.map((c) => `- ${c}: ${CATEGORY_GUIDE[c]}`).join('\n');
 
-export const SEVERITY_GUIDE = [
+const SEVERITY_GUIDE = [
   '- CRITICAL: active compromise (exfiltration of secrets, remote code execution, malware)',
   '- HIGH: a likely path to serious harm',
   '- MEDIUM: risky behaviour that needs a human look',

@@ -54,7 +54,7 @@ function skillLine(skill: SkillPackage, path: string | undefined, value: unknown
 }
 
 /** The judge's answer in our terms; undefined when it has no findings array at all. */
-export function validateJudgeAnswer(raw: Record<string, unknown>, skill: SkillPackage): JudgeAnswer | undefined {
+function validateJudgeAnswer(raw: Record<string, unknown>, skill: SkillPackage): JudgeAnswer | undefined {
   if (!Array.isArray(raw.findings)) return undefined;
   const findings: AnalyzerFinding[] = [];
   for (const entry of raw.findings as unknown[]) {
@@ -82,7 +82,7 @@ export function validateJudgeAnswer(raw: Record<string, unknown>, skill: SkillPa
 }
 
 /** What makes two runs' findings "the same": category, file and title without case, punctuation or spacing. */
-export function findingKey(finding: AnalyzerFinding): string {
+function findingKey(finding: AnalyzerFinding): string {
   const title = finding.title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   return `${finding.category}\0${finding.file_path ?? ''}\0${title}`;
 }

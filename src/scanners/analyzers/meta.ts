@@ -15,7 +15,7 @@ import { chatJson, llmConfig } from './llm-client.js';
 import { dataMarkerId, renderSkill, untrustedDataRules } from './llm-prompt.js';
 
 /** Rule-id prefixes of findings that are database facts, not judgements (see the header). */
-export const NOT_REVIEWED_PREFIXES = ['REPUTATION-', 'OSV-'] as const;
+const NOT_REVIEWED_PREFIXES = ['REPUTATION-', 'OSV-'] as const;
 /** Findings beyond this many are kept without review, so the prompt stays a sensible size. */
 const MAX_REVIEWED = 150;
 /** Less skill text than the judge gets: the findings list shares the prompt. */

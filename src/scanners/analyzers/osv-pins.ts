@@ -1,15 +1,19 @@
 // Exactly pinned dependencies of a skill, for the OSV analyzer: Python (requirements*.txt, pyproject.toml
-// [project] dependencies, Pipfile [packages]/[dev-packages]) and JavaScript (package.json dependencies and
-// devDependencies, package-lock.json v2/v3 `packages`). Only exact pins are returned: a range names no single
-// version to look up, and guessing one would report vulnerabilities the skill may never install.
+// [project] dependencies, Pipfile [packages]/[dev-packages], poetry.lock), JavaScript (package.json
+// dependencies and devDependencies, package-lock.json v2/v3 `packages`) and Rust (Cargo.lock). Only exact pins
+// are returned: a range names no single version to look up, and guessing one would report vulnerabilities the
+// skill may never install.
 //
-// The TOML files are read line by line instead of with a TOML library: the project has none as a dependency,
-// and only two narrow constructs are needed (one array of strings under [project], `name = "==x"` or
-// `name = {version = "==x"}` under a Pipfile section). Anything else is skipped, never guessed.
+// TOML files are parsed with `smol-toml` (a file that is not valid TOML yields no pins, as the tool reading it
+// would refuse it); the library gives values without positions, so the line of each pin is found afterwards
+// in the text, searching from its section, and left out when it cannot be found.
+import { parse as parseToml, type TomlTable } from 'smol-toml';
 import type { SkillFile, SkillPackage } from '../types.js';
 import { lineAt } from '../snippet.js';
 
-export type Ecosystem = 'PyPI' | 'npm';
+export type Ecosystem = 'PyPI' | 'npm' | 'crates.io';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface DependencyPin {
   ecosystem: Ecosystem;
@@ -29,12 +33,12 @@ export const normalisePypiName = (name: string) => name.toLowerCase().replace(/[
 const PEP508_EXACT = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*\(?\s*===?\s*([A-Za-z0-9][A-Za-z0-9.+!_-]*)\s*\)?\s*(?:;.*)?$/;
 
 /** The pin in one PEP 508 requirement string, when it is an exact one. */
-export function exactPythonRequirement(requirement: string): { name: string; version: string } | undefined {
+function exactPythonRequirement(requirement: string): { name: string; version: string } | undefined {
   const match = PEP508_EXACT.exec(requirement.trim());
   return match ? { name: normalisePypiName(match[1]!), version: match[2]! } : undefined;
 }
 
-export function requirementsTxtPins(file: SkillFile): DependencyPin[] {
+function requirementsTxtPins(file: SkillFile): DependencyPin[] {
   const pins: DependencyPin[] = [];
   (file.text ?? '').split('\n').forEach((raw, i) => {
     // Comments start at a `#` preceded by whitespace; per-requirement options (`--hash=…`) follow the spec.
@@ -46,74 +50,101 @@ export function requirementsTxtPins(file: SkillFile): DependencyPin[] {
   return pins;
 }
 
-/** Section header `[name]` → name; array-of-tables `[[name]]` and other lines → undefined. */
-function tomlSection(line: string): string | undefined {
-  const match = /^\s*\[\s*([^[\]]+?)\s*\]\s*(?:#.*)?$/.exec(line);
-  return match?.[1];
-}
-
-/** The strings of a TOML array starting at `start` (the `[`), with their offsets; stops at the closing `]`. */
-function tomlStringArray(text: string, start: number): { value: string; offset: number }[] {
-  const strings: { value: string; offset: number }[] = [];
-  for (let i = start + 1; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch === ']') break;
-    if (ch === '#') {
-      const end = text.indexOf('\n', i);
-      if (end < 0) break;
-      i = end;
-    } else if (ch === '"' || ch === "'") {
-      // Basic strings may hold \" escapes; literal strings cannot. Requirement strings need no unescaping.
-      let end = i + 1;
-      while (end < text.length && text[end] !== ch && text[end] !== '\n') end += ch === '"' && text[end] === '\\' ? 2 : 1;
-      strings.push({ value: text.slice(i + 1, end), offset: i });
-      i = end;
-    }
+/** The TOML document in a file, or undefined when it is not valid TOML (the tool that reads it would refuse it too). */
+function parseTomlTable(text: string | undefined): TomlTable | undefined {
+  try {
+    return parseToml(text ?? '');
+  } catch {
+    return undefined; // not TOML: nothing to look up (the static analyzers see the file anyway)
   }
-  return strings;
 }
 
-export function pyprojectPins(file: SkillFile): DependencyPin[] {
+const tableAt = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** Where a section's header `[name]` ends, so a key is looked for in its own section; 0 when not found. */
+function sectionStart(text: string, name: string): number {
+  const match = new RegExp(`^\\s*\\[\\s*${escapeRegExp(name)}\\s*\\]`, 'm').exec(text);
+  return match ? match.index + match[0].length : 0;
+}
+
+/** Line of the first match of `pattern` at or after `from` (the library gives values, not their positions). */
+function lineOfMatch(text: string, pattern: RegExp, from: number): number | undefined {
+  pattern.lastIndex = from;
+  const match = pattern.exec(text);
+  return match ? lineAt(text, match.index) : undefined;
+}
+
+/** `"value"` or `'value'` written as is (requirement strings hold no escapes in practice). */
+const quoted = (value: string) => new RegExp(`["']${escapeRegExp(value)}["']`, 'g');
+
+function pyprojectPins(file: SkillFile): DependencyPin[] {
   const text = file.text ?? '';
-  const pins: DependencyPin[] = [];
-  let section: string | undefined;
-  let offset = 0;
-  for (const line of text.split('\n')) {
-    section = tomlSection(line) ?? section;
-    const key = /^\s*dependencies\s*=\s*\[/.exec(line);
-    if (section === 'project' && key) {
-      for (const { value, offset: at } of tomlStringArray(text, offset + key[0].length - 1)) {
-        const pin = exactPythonRequirement(value);
-        if (pin) pins.push({ ecosystem: 'PyPI', ...pin, file_path: file.path, line_number: lineAt(text, at) });
-      }
-    }
-    offset += line.length + 1;
-  }
-  return pins;
+  const dependencies = tableAt(parseTomlTable(text)?.project)?.dependencies;
+  if (!Array.isArray(dependencies)) return [];
+  const from = sectionStart(text, 'project');
+  return dependencies.flatMap((requirement) => {
+    const pin = typeof requirement === 'string' ? exactPythonRequirement(requirement) : undefined;
+    if (!pin) return [];
+    const line = lineOfMatch(text, quoted(requirement as string), from);
+    return [{ ecosystem: 'PyPI' as const, ...pin, file_path: file.path, line_number: line }];
+  });
 }
 
-export function pipfilePins(file: SkillFile): DependencyPin[] {
-  const pins: DependencyPin[] = [];
-  let section: string | undefined;
-  (file.text ?? '').split('\n').forEach((line, i) => {
-    section = tomlSection(line) ?? section;
-    if (section !== 'packages' && section !== 'dev-packages') return;
-    const entry = /^\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?\s*=\s*(.+?)\s*$/.exec(line);
-    if (!entry) return;
-    const value = entry[2]!;
-    // `name = "==1.2"`, or an inline table `name = {version = "==1.2", extras = [...]}`.
-    const spec = value.startsWith('{') ? /\bversion\s*=\s*["']([^"']*)["']/.exec(value)?.[1] : /^["']([^"']*)["']/.exec(value)?.[1];
-    const version = spec === undefined ? undefined : /^===?\s*([A-Za-z0-9][A-Za-z0-9.+!_-]*)$/.exec(spec.trim())?.[1];
-    if (version) pins.push({ ecosystem: 'PyPI', name: normalisePypiName(entry[1]!), version, file_path: file.path, line_number: i + 1 });
+function pipfilePins(file: SkillFile): DependencyPin[] {
+  const text = file.text ?? '';
+  const pipfile = parseTomlTable(text);
+  return ['packages', 'dev-packages'].flatMap((section) => {
+    const from = sectionStart(text, section);
+    return Object.entries(tableAt(pipfile?.[section]) ?? {}).flatMap(([name, value]) => {
+      // `name = "==1.2"`, or an inline table `name = {version = "==1.2", extras = [...]}`.
+      const spec = typeof value === 'string' ? value : tableAt(value)?.version;
+      const version = typeof spec === 'string' ? /^===?\s*([A-Za-z0-9][A-Za-z0-9.+!_-]*)$/.exec(spec.trim())?.[1] : undefined;
+      if (!version || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) return [];
+      // The key as written under its header, or dotted at the top level (`packages.requests = …`).
+      const key = new RegExp(`^\\s*(?:["']?${escapeRegExp(section)}["']?\\s*\\.\\s*)?["']?${escapeRegExp(name)}["']?\\s*=`, 'gm');
+      const line = lineOfMatch(text, key, from);
+      return [{ ecosystem: 'PyPI' as const, name: normalisePypiName(name), version, file_path: file.path, line_number: line }];
+    });
   });
-  return pins;
 }
+
+/**
+ * The `[[package]]` entries of a lock file that come from the ecosystem's registry, with the line of each
+ * entry's `name`. Every version in a lock file is exact by construction.
+ */
+function lockedPackages(file: SkillFile, ecosystem: Ecosystem, fromRegistry: (entry: Record<string, unknown>) => boolean): DependencyPin[] {
+  const text = file.text ?? '';
+  const packages = parseTomlTable(text)?.package;
+  if (!Array.isArray(packages)) return [];
+  let from = 0;
+  return packages.flatMap((value) => {
+    const entry = tableAt(value);
+    if (!entry || typeof entry.name !== 'string' || typeof entry.version !== 'string') return [];
+    const pattern = new RegExp(`^\\s*name\\s*=\\s*["']${escapeRegExp(entry.name)}["']`, 'gm');
+    const line = lineOfMatch(text, pattern, from);
+    if (line !== undefined) from = pattern.lastIndex; // entries are in file order: the next one is further down
+    if (!fromRegistry(entry)) return [];
+    const name = ecosystem === 'PyPI' ? normalisePypiName(entry.name) : entry.name;
+    return [{ ecosystem, name, version: entry.version, file_path: file.path, line_number: line }];
+  });
+}
+
+/** poetry.lock: packages without a `[package.source]` come from PyPI; git, url, file and directory ones do not. */
+const poetryLockPins = (file: SkillFile) =>
+  lockedPackages(file, 'PyPI', (entry) => {
+    const type = tableAt(entry.source)?.type;
+    return type === undefined || type === 'legacy'; // `legacy` is a PyPI-compatible index
+  });
+
+/** Cargo.lock: only crates whose `source` is the crates.io index; path and git crates have none or another. */
+const cargoLockPins = (file: SkillFile) =>
+  lockedPackages(file, 'crates.io', (entry) => entry.source === 'registry+https://github.com/rust-lang/crates.io-index');
 
 // ------------------------------------------------------------------------------------------ JavaScript
 
 /** An exact semver (npm also accepts a leading `=` or `v`); ranges, tags, URLs and aliases are not. */
 const SEMVER_EXACT = /^=?\s*v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function parseJsonObject(text: string | undefined): Record<string, unknown> | undefined {
   try {
@@ -130,7 +161,7 @@ function jsonKeyLine(text: string, key: string, valuePattern: string): number | 
   return match ? lineAt(text, match.index) : undefined;
 }
 
-export function packageJsonPins(file: SkillFile): DependencyPin[] {
+function packageJsonPins(file: SkillFile): DependencyPin[] {
   const manifest = parseJsonObject(file.text);
   if (!manifest) return [];
   const pins: DependencyPin[] = [];
@@ -147,7 +178,7 @@ export function packageJsonPins(file: SkillFile): DependencyPin[] {
   return pins;
 }
 
-export function packageLockPins(file: SkillFile): DependencyPin[] {
+function packageLockPins(file: SkillFile): DependencyPin[] {
   const lock = parseJsonObject(file.text);
   const packages = lock?.packages;
   // v1 lockfiles have only the nested `dependencies` tree; v2 carries both, v3 only `packages`.
@@ -173,11 +204,13 @@ export function packageLockPins(file: SkillFile): DependencyPin[] {
 const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /** Which reader a file needs, by name; undefined for files that declare no dependencies. */
-export function pinReader(path: string): ((file: SkillFile) => DependencyPin[]) | undefined {
+function pinReader(path: string): ((file: SkillFile) => DependencyPin[]) | undefined {
   const name = base(path);
   if (/^requirements.*\.txt$/i.test(name) || /(^|\/)requirements\/[^/]+\.txt$/i.test(path)) return requirementsTxtPins;
   if (name === 'pyproject.toml') return pyprojectPins;
   if (name === 'Pipfile') return pipfilePins;
+  if (name === 'poetry.lock') return poetryLockPins;
+  if (name === 'Cargo.lock') return cargoLockPins;
   if (name === 'package.json' && !path.includes('node_modules/')) return packageJsonPins;
   if (name === 'package-lock.json') return packageLockPins;
   return undefined;

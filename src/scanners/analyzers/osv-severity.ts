@@ -1,54 +1,35 @@
-// The severity of an OSV vulnerability record in our scale. OSV gives CVSS *vectors*, not scores, so the CVSS
-// v3.x base score is computed here (the formula is short and fixed by the FIRST specification, section 7; no
-// CVSS package is among the project's dependencies). CVSS v4 needs the specification's large lookup tables,
-// so for v4-only records the database's own label is used instead. Order: the highest CVSS v3 base score, then
-// a `severity` label in database_specific / ecosystem_specific (GHSA's LOW/MODERATE/HIGH/CRITICAL), then MEDIUM.
+// The severity of an OSV vulnerability record in our scale. OSV gives CVSS *vectors*, not scores; the base
+// score of a CVSS 2.0, 3.0, 3.1 or 4.0 vector is computed by `ae-cvss-calculator` (maintained, implements
+// FIRST's specifications including v4.0's macro-vector tables, which are too large to keep by hand).
+// Order: the highest base score of a complete vector (or a plain number some databases put there), then a
+// `severity` label in database_specific / ecosystem_specific (GHSA's LOW/MODERATE/HIGH/CRITICAL), then MEDIUM.
+import cvss from 'ae-cvss-calculator';
 import { SCAN_SEVERITIES, type ScanSeverity } from '../types.js';
 
-const WEIGHTS = {
-  AV: { N: 0.85, A: 0.62, L: 0.55, P: 0.2 },
-  AC: { L: 0.77, H: 0.44 },
-  UI: { N: 0.85, R: 0.62 },
-  CIA: { H: 0.56, L: 0.22, N: 0 },
-} as const;
-
-/** CVSS v3.1 "Roundup": the smallest one-decimal number ≥ x, robust to floating-point noise. */
-function roundUp(x: number): number {
-  const scaled = Math.round(x * 100_000);
-  return scaled % 10_000 === 0 ? scaled / 100_000 : (Math.floor(scaled / 10_000) + 1) / 10;
+/** The calculator class for a vector, chosen by its prefix; CVSS 2.0 vectors usually carry none. */
+function calculatorFor(vector: string): (new (vector: string) => InstanceType<typeof cvss.Cvss2 | typeof cvss.Cvss3P0 | typeof cvss.Cvss3P1 | typeof cvss.Cvss4P0>) | undefined {
+  if (vector.startsWith('CVSS:4.0/')) return cvss.Cvss4P0;
+  if (vector.startsWith('CVSS:3.1/')) return cvss.Cvss3P1;
+  if (vector.startsWith('CVSS:3.0/')) return cvss.Cvss3P0;
+  if (vector.startsWith('CVSS:2.0/') || /^AV:[LAN]\//.test(vector)) return cvss.Cvss2;
+  return undefined;
 }
 
-const pick = <T extends Record<string, number>>(table: T, key: string | undefined): number | undefined =>
-  key !== undefined && Object.hasOwn(table, key) ? table[key as keyof T] : undefined;
-
-/** The base score of a `CVSS:3.x/AV:…` vector, or undefined when the vector is not a complete v3 one. */
-export function cvss3BaseScore(vector: string): number | undefined {
-  const parts = vector.trim().split('/');
-  if (!/^CVSS:3\.[01]$/.test(parts[0] ?? '')) return undefined;
-  const metrics = new Map(parts.slice(1).map((part) => part.split(':') as [string, string]));
-  const scope = metrics.get('S');
-  if (scope !== 'U' && scope !== 'C') return undefined;
-  const changed = scope === 'C';
-  const privileges = changed ? { N: 0.85, L: 0.68, H: 0.5 } : { N: 0.85, L: 0.62, H: 0.27 };
-  const av = pick(WEIGHTS.AV, metrics.get('AV'));
-  const ac = pick(WEIGHTS.AC, metrics.get('AC'));
-  const pr = pick(privileges, metrics.get('PR'));
-  const ui = pick(WEIGHTS.UI, metrics.get('UI'));
-  const c = pick(WEIGHTS.CIA, metrics.get('C'));
-  const i = pick(WEIGHTS.CIA, metrics.get('I'));
-  const a = pick(WEIGHTS.CIA, metrics.get('A'));
-  if (av === undefined || ac === undefined || pr === undefined || ui === undefined || c === undefined || i === undefined || a === undefined) {
-    return undefined;
+/** The base score of a complete CVSS 2.0/3.x/4.0 vector, or undefined when it is incomplete or malformed. */
+export function cvssBaseScore(vector: string): number | undefined {
+  const trimmed = vector.trim();
+  const Calculator = calculatorFor(trimmed);
+  if (Calculator === undefined) return undefined;
+  try {
+    const parsed = new Calculator(trimmed);
+    return parsed.isBaseFullyDefined() ? parsed.calculateScores().base : undefined;
+  } catch {
+    return undefined; // the library throws on unknown metrics or values: not a vector we can score
   }
-  const iss = 1 - (1 - c) * (1 - i) * (1 - a);
-  const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * (iss - 0.02) ** 15 : 6.42 * iss;
-  if (impact <= 0) return 0;
-  const exploitability = 8.22 * av * ac * pr * ui;
-  return roundUp(Math.min((changed ? 1.08 : 1) * (impact + exploitability), 10));
 }
 
-/** CVSS qualitative rating (v3 specification, table 14), with "None" as INFO. */
-export function severityFromScore(score: number): ScanSeverity {
+/** CVSS qualitative rating (v3 specification, table 14; v4 uses the same bands), with "None" as INFO. */
+function severityFromScore(score: number): ScanSeverity {
   if (score >= 9) return 'CRITICAL';
   if (score >= 7) return 'HIGH';
   if (score >= 4) return 'MEDIUM';
@@ -68,11 +49,11 @@ function label(record: unknown): ScanSeverity | undefined {
 /** Our severity for an OSV vulnerability record (the JSON of GET /v1/vulns/{id}). */
 export function osvSeverity(vuln: Record<string, unknown>): ScanSeverity {
   const scores = (Array.isArray(vuln.severity) ? (vuln.severity as unknown[]) : []).flatMap((entry) => {
-    const { type, score } = (entry ?? {}) as { type?: unknown; score?: unknown };
+    const { score } = (entry ?? {}) as { score?: unknown };
     if (typeof score !== 'string') return [];
     // Some OSV-compatible databases put a plain number here instead of a vector.
     if (/^\d+(\.\d+)?$/.test(score.trim())) return [Number(score)];
-    const computed = type === 'CVSS_V3' ? cvss3BaseScore(score) : undefined;
+    const computed = cvssBaseScore(score);
     return computed === undefined ? [] : [computed];
   });
   if (scores.length > 0) return severityFromScore(Math.max(...scores));

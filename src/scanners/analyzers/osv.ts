@@ -2,7 +2,7 @@
 //
 // Calls (the public OSV API, https://google.github.io/osv.dev/api/; base SKILL_SCANNER_OSV_URL, default
 // https://api.osv.dev, so a mirror or an internal proxy can stand in):
-//   POST {base}/v1/querybatch  {"queries": [{"package": {"name", "ecosystem": "PyPI" | "npm"}, "version"}]}
+//   POST {base}/v1/querybatch  {"queries": [{"package": {"name", "ecosystem": "PyPI" | "npm" | "crates.io"}, "version"}]}
 //        → {"results": [{"vulns"?: [{"id", "modified"}]}]}, one result per query, in order (≤ 1000 queries a call)
 //   GET  {base}/v1/vulns/{id}  → the vulnerability record (summary, details, aliases, severity, affected)
 // The batch call names only ids, so each distinct id is fetched once for its summary and severity.

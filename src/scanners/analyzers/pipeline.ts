@@ -9,6 +9,8 @@
 // tool, a credential path or a file fetched earlier are parsed: parsing costs tens of microseconds a line.
 import RE2 from 're2';
 import { extractFacts, type ActionFacts, type CommandFact } from '../../guardrail/facts/index.js';
+import { catalogEntry, roleOptions } from '../../guardrail/facts/shell/catalog.js';
+import { hasOption, optionValues, parseOptions } from '../../guardrail/facts/shell/options.js';
 import type { Analyzer, AnalyzerContext, AnalyzerFinding, ScanCategory, ScanSeverity } from '../types.js';
 import { lineAt } from '../snippet.js';
 import { baseName } from './static/file-types.js';
@@ -223,7 +225,7 @@ function firstOperand(args: readonly string[]): string | undefined {
   return args.find((a) => !a.startsWith('-'));
 }
 
-/** Where a fetcher saves what it downloads ('-' and stdout excluded). */
+/** Where a fetcher saves what it downloads ('-' and stdout excluded); curl and wget as the catalogue reads them. */
 function downloadTargets(command: CommandFact): string[] {
   const name = lower(command.name);
   const { args } = command;
@@ -231,30 +233,15 @@ function downloadTargets(command: CommandFact): string[] {
   const remoteName = () => urls.map((u) => baseName(u.split('?')[0]!.split('#')[0]!)).filter((n) => n !== '' && !n.includes(':'));
   const targets: string[] = [];
   let usesRemoteName = false;
-  let toStdout = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (name === 'curl') {
-      if (arg === '-o' || arg === '--output') targets.push(args[++i] ?? '');
-      else if (arg.startsWith('--output=')) targets.push(arg.slice(9));
-      else if (arg === '--remote-name' || arg === '--remote-name-all') usesRemoteName = true;
-      else if (arg.startsWith('-') && !arg.startsWith('--')) {
-        if (arg.endsWith('o')) targets.push(args[++i] ?? '');
-        if (arg.includes('O')) usesRemoteName = true;
-      }
-    } else if (name === 'wget') {
-      if (arg === '-O' || arg === '--output-document') targets.push(args[++i] ?? '');
-      else if (arg.startsWith('--output-document=')) targets.push(arg.slice(18));
-      else if (arg.startsWith('-') && !arg.startsWith('--') && arg.includes('O')) {
-        const value = arg.slice(arg.indexOf('O') + 1);
-        targets.push(value !== '' ? value : (args[++i] ?? ''));
-      }
-    } else if (name === 'iwr' || name === 'invoke-webrequest') {
-      if (lower(arg) === '-outfile') targets.push(args[++i] ?? '');
-    }
+  const entry = name === 'curl' || name === 'wget' ? catalogEntry(name) : undefined;
+  if (entry) {
+    const parsed = parseOptions(args, entry);
+    targets.push(...optionValues(parsed, ...roleOptions(entry, 'save')));
+    usesRemoteName = hasOption(parsed, ...(entry.remoteName ?? [])) || (entry.savesUnderUrlName === true && targets.length === 0);
+  } else if (name === 'iwr' || name === 'invoke-webrequest') {
+    for (let i = 0; i < args.length; i++) if (lower(args[i]!) === '-outfile') targets.push(args[++i] ?? '');
   }
-  if (name === 'wget' && targets.length === 0) usesRemoteName = true;
-  if (targets.includes('-')) toStdout = true;
+  const toStdout = targets.includes('-');
   const saved = targets.filter((t) => t !== '' && t !== '-' && t !== '/dev/null');
   if (usesRemoteName && !toStdout) saved.push(...remoteName());
   return saved.map(normalizePath);

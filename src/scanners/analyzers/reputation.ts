@@ -48,7 +48,7 @@ export function parseKnownBad(text: string, source: string): KnownBadList {
 }
 
 /** The list in `path`, read on first use and then served from memory. */
-export function loadKnownBad(path: string): KnownBadList {
+function loadKnownBad(path: string): KnownBadList {
   let list = listCache.get(path);
   if (!list) {
     let text: string;

@@ -5,6 +5,7 @@ import { patchPaths } from '../apply-patch.js';
 import { isRemoteOperand } from '../urls.js';
 import { tar, unzip, zip } from './archive-effects.js';
 import type { Effect } from './effect-sink.js';
+import { catalogEntry } from './catalog.js';
 import { hasOption, optionValues, parseOptions, type OptionSpec } from './options.js';
 
 const readOperands =
@@ -56,10 +57,6 @@ const copyFiles =
 
 const COPY = { short: 'tS', long: ['--target-directory', '--suffix'] };
 const INSTALL = { short: 'mogtS', long: ['--mode', '--owner', '--group', '--target-directory', '--suffix'] };
-const RSYNC = {
-  short: 'efTBM',
-  long: ['--rsh', '--exclude', '--include', '--filter', '--rsync-path', '--exclude-from', '--include-from', '--files-from', '--password-file', '--port', '--temp-dir', '--link-dest', '--compare-dest', '--backup-dir'],
-};
 
 const install: Effect = (args, sink) => {
   const parsed = parseOptions(args, INSTALL);
@@ -250,7 +247,7 @@ export const FILE_EFFECTS: ReadonlyMap<string, Effect> = new Map(Object.entries(
   awk: awkFiles, gawk: awkFiles, mawk: awkFiles, nawk: awkFiles, sed, perl, jq, sqlite3: sqlite,
   source: firstOperandRead, '.': firstOperandRead, xxd, tar, zip, unzip, gpg, gpg2: gpg, openssl, dd,
   cp: copyFiles(COPY), mv: copyFiles(COPY), install, ln: link,
-  scp: copyFiles({ short: 'cFiJloPSDX' }, true), rsync: copyFiles(RSYNC, true),
+  scp: copyFiles(catalogEntry('scp'), true), rsync: copyFiles(catalogEntry('rsync'), true),
   tee: writeOperands(), touch: writeOperands({ short: 'drt', long: ['--date', '--reference'] }),
   truncate: writeOperands({ short: 'sr', long: ['--size', '--reference'] }), mkdir: writeOperands({ short: 'm', long: ['--mode'] }),
   rm: writeOperands(), rmdir: writeOperands(), unlink: writeOperands(),

@@ -9,10 +9,11 @@
 //   - whether it evaluates something fetched from the network (download and execute).
 // Every scan is a linear pass (no nested quantifiers); literals are read by hand.
 import { findUrls, hostOfAddress } from '../urls.js';
+import { INTERPRETER_FIRST_LETTERS, INTERPRETERS, type InterpreterEntry, type InterpreterLanguage } from './catalog.js';
 
 export interface InterpreterCode {
   /** Language family, for the few constructs that differ (backticks run shell only in perl/ruby/php). */
-  language: 'python' | 'node' | 'perl' | 'ruby' | 'php' | 'applescript' | 'powershell' | 'other';
+  language: InterpreterLanguage;
   code: string;
 }
 
@@ -24,59 +25,48 @@ export interface CodeEffects {
   remoteCode: string[];
 }
 
-const LANGUAGES: [RegExp, InterpreterCode['language']][] = [
-  [/^(python[0-9.]*|pypy[0-9.]*)$/, 'python'],
-  [/^(node|nodejs|bun|deno)$/, 'node'],
-  [/^perl[0-9.]*$/, 'perl'],
-  [/^ruby[0-9.]*$/, 'ruby'],
-  [/^php[0-9.]*$/, 'php'],
-  [/^osascript$/, 'applescript'],
-  [/^(pwsh|powershell|powershell\.exe|pwsh\.exe)$/i, 'powershell'],
-  [/^(lua[0-9.]*|Rscript|julia)$/, 'other'],
-];
+/** Each family's bundle patterns, compiled once: `-Ic` / `-ne` take the program next, perl's `-neCODE` attached. */
+const BUNDLES = new Map(
+  INTERPRETERS.map(({ bundleCode, attachedAfter }, i) => [
+    INTERPRETERS[i]!,
+    {
+      bundle: bundleCode ? new RegExp(`^-[A-Za-z0-9]*[${bundleCode}]$`) : undefined,
+      attached: bundleCode && attachedAfter ? new RegExp(`^-[${attachedAfter}]*[${bundleCode}]`) : undefined,
+    },
+  ]),
+);
 
-/** First letters of every interpreter name: most commands (`grep`, `git`, `npm`) are ruled out by one
- *  character instead of eight regular expressions, on every command of every script. */
-const FIRST_LETTERS = new Set(['p', 'n', 'b', 'd', 'r', 'o', 'l', 'R', 'j', 'P']);
-
-export function interpreterLanguage(name: string): InterpreterCode['language'] | undefined {
-  if (!FIRST_LETTERS.has(name.charAt(0))) return undefined;
-  for (const [re, lang] of LANGUAGES) if (re.test(name)) return lang;
-  return undefined;
+export function interpreterEntry(name: string): InterpreterEntry | undefined {
+  if (!INTERPRETER_FIRST_LETTERS.has(name.charAt(0))) return undefined;
+  return INTERPRETERS.find((entry) => entry.names.test(name));
 }
 
-/** Options that take the program as their value, per language. */
-function codeOption(language: InterpreterCode['language'], arg: string): 'next' | 'attached' | undefined {
-  switch (language) {
-    case 'python':
-      return /^-[A-Za-z]*c$/.test(arg) ? 'next' : undefined;
-    case 'node':
-      if (arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print' || arg === 'eval') return 'next';
-      return arg.startsWith('--eval=') || arg.startsWith('--print=') ? 'attached' : undefined;
-    case 'perl':
-      if (/^-[A-Za-z0-9]*[eE]$/.test(arg)) return 'next';
-      return /^-[lnpaws]*[eE]./.test(arg) ? 'attached' : undefined;
-    case 'ruby':
-    case 'applescript':
-    case 'other':
-      return arg === '-e' ? 'next' : undefined;
-    case 'php':
-      return arg === '-r' ? 'next' : undefined;
-    case 'powershell':
-      return /^-(c|command|e|ec|encodedcommand)$/i.test(arg) ? 'next' : undefined;
-  }
+export function interpreterLanguage(name: string): InterpreterCode['language'] | undefined {
+  return interpreterEntry(name)?.language;
+}
+
+/** Whether `arg` carries the program: in the next argument, attached to it, or not at all (the catalogue's
+ *  code options, bundles ending in a code letter, `--eval=CODE`, perl's `-neCODE`). */
+export function codeOption(entry: InterpreterEntry, arg: string): 'next' | 'attached' | undefined {
+  const option = entry.ignoreCase ? arg.toLowerCase() : arg;
+  if (entry.code.includes(option)) return 'next';
+  const { bundle, attached } = BUNDLES.get(entry)!;
+  if (bundle?.test(arg)) return 'next';
+  if (entry.code.some((long) => long.startsWith('--') && arg.startsWith(`${long}=`))) return 'attached';
+  return attached?.test(arg) ? 'attached' : undefined;
 }
 
 /** The program text of an interpreter command line, from its arguments or its standard input. */
 export function interpreterCode(name: string, args: readonly string[], stdin: string | undefined): InterpreterCode | undefined {
-  const language = interpreterLanguage(name);
-  if (!language) return undefined;
+  const entry = interpreterEntry(name);
+  if (!entry) return undefined;
+  const { language } = entry;
   const parts: string[] = [];
   let programGiven = false;
   let moduleRun = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    const where = codeOption(language, a);
+    const where = codeOption(entry, a);
     if (where === 'next' && i + 1 < args.length) {
       let code = args[++i]!;
       if (language === 'powershell' && /^-(e|ec|encodedcommand)$/i.test(a)) code = Buffer.from(code, 'base64').toString('utf16le');
@@ -84,7 +74,7 @@ export function interpreterCode(name: string, args: readonly string[], stdin: st
       programGiven = true;
       if (language !== 'perl' && language !== 'applescript') break;
     } else if (where === 'attached') {
-      parts.push(a.startsWith('--') ? a.slice(a.indexOf('=') + 1) : a.replace(/^-[lnpaws]*[eE]/, ''));
+      parts.push(a.startsWith('--') ? a.slice(a.indexOf('=') + 1) : a.replace(BUNDLES.get(entry)!.attached!, ''));
       programGiven = true;
     } else if (a === '-m' || a === 'run') {
       moduleRun = true;

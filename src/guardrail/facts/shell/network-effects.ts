@@ -1,8 +1,10 @@
-// Hosts and URLs that commands contact, plus the files curl and wget send or save.
+// Hosts and URLs that commands contact, plus the files curl and wget send or save. Which options take a value
+// and what each value is come from the command catalogue (catalog.ts).
 import { findUrls, isRemoteOperand } from '../urls.js';
 import type { Effect, EffectSink } from './effect-sink.js';
 import { hasOption, optionValues, parseOptions } from './options.js';
-import { NETCAT, NETCAT_SPEC } from './spawned.js';
+import { catalogEntry, roleOptions, type CommandEntry } from './catalog.js';
+import { NETCAT as NETCAT_NAMES } from './spawned.js';
 
 /** Commands whose arguments are text, not addresses: a URL in `echo` or `grep` is not contacted. Git is
  *  here because only some of its subcommands reach a remote (its own effect handles those). */
@@ -23,58 +25,30 @@ function readDataFile(sink: EffectSink, file: string): void {
   if (file !== '' && file !== '-') sink.addRead(file);
 }
 
-const CURL = {
-  short: 'AbcCdDeEFHKmoPQrtTuUwxXyYz',
-  long: [
-    '--data', '--data-binary', '--data-raw', '--data-ascii', '--data-urlencode', '--json', '--form', '--form-string',
-    '--header', '--output', '--upload-file', '--user', '--user-agent', '--referer', '--request', '--cookie',
-    '--cookie-jar', '--config', '--max-time', '--connect-timeout', '--proxy', '--url', '--write-out', '--cert',
-    '--key', '--cacert', '--resolve', '--connect-to', '--retry', '--range', '--dump-header', '--output-dir',
-    '--interface', '--limit-rate', '--proxy-user', '--oauth2-bearer', '--unix-socket', '--local-port',
-  ],
-};
+const CURL = catalogEntry('curl');
+const CURL_DATA = roleOptions(CURL, 'data');
+const CURL_DATA_URLENCODE = roleOptions(CURL, 'dataUrlencode');
+const CURL_FORM = roleOptions(CURL, 'form');
+const CURL_FILES_READ = roleOptions(CURL, 'upload', 'read');
+const CURL_FILES_WRITTEN = roleOptions(CURL, 'save', 'write');
+const CURL_REACH = roleOptions(CURL, 'reach');
 
 /** `-F name=@file;type=…` uploads a file, `name=<file` sends its content. */
 const FORM_FILE = /^[^=]*=[@<]([^;]*)/;
 
 function curlOption(sink: EffectSink, name: string, value: string): void {
-  switch (name) {
-    case '--url':
-    case '-x':
-    case '--proxy':
-      return addHostOperand(sink, value);
-    case '-d':
-    case '--data':
-    case '--data-binary':
-    case '--data-ascii':
-    case '--json':
-      if (value.startsWith('@')) readDataFile(sink, value.slice(1));
-      return;
-    case '--data-urlencode': {
-      const at = value.indexOf('@');
-      if (at >= 0 && !value.slice(0, at).includes('=')) readDataFile(sink, value.slice(at + 1));
-      return;
-    }
-    case '-F':
-    case '--form': {
-      const file = FORM_FILE.exec(value);
-      if (file) readDataFile(sink, file[1]!);
-      return;
-    }
-    case '-T':
-    case '--upload-file':
-    case '-K':
-    case '--config':
-      if (value !== '.') readDataFile(sink, value);
-      return;
-    case '-o':
-    case '--output':
-    case '-D':
-    case '--dump-header':
-    case '-c':
-    case '--cookie-jar':
-      writeUnlessStdout(sink, value);
-  }
+  if (CURL_REACH.has(name)) addHostOperand(sink, value);
+  else if (CURL_DATA.has(name)) {
+    if (value.startsWith('@')) readDataFile(sink, value.slice(1));
+  } else if (CURL_DATA_URLENCODE.has(name)) {
+    const at = value.indexOf('@');
+    if (at >= 0 && !value.slice(0, at).includes('=')) readDataFile(sink, value.slice(at + 1));
+  } else if (CURL_FORM.has(name)) {
+    const file = FORM_FILE.exec(value);
+    if (file) readDataFile(sink, file[1]!);
+  } else if (CURL_FILES_READ.has(name)) {
+    if (value !== '.') readDataFile(sink, value);
+  } else if (CURL_FILES_WRITTEN.has(name)) writeUnlessStdout(sink, value);
 }
 
 const curl: Effect = (args, sink) => {
@@ -83,20 +57,12 @@ const curl: Effect = (args, sink) => {
   for (const { name, value } of parsed.options) if (value !== undefined) curlOption(sink, name, value);
 };
 
+const WGET = catalogEntry('wget');
 const wget: Effect = (args, sink) => {
-  const parsed = parseOptions(args, {
-    short: 'OoaPiBeUtTwQlARDIX',
-    long: [
-      '--output-document', '--output-file', '--append-output', '--directory-prefix', '--input-file', '--base',
-      '--execute', '--user-agent', '--tries', '--timeout', '--wait', '--quota', '--level', '--accept', '--reject',
-      '--domains', '--header', '--post-data', '--post-file', '--body-data', '--body-file', '--method', '--user',
-      '--password', '--referer', '--load-cookies', '--save-cookies',
-    ],
-  });
+  const parsed = parseOptions(args, WGET);
   parsed.operands.forEach((o) => addHostOperand(sink, o));
-  const written = optionValues(parsed, '-O', '--output-document', '-o', '--output-file', '-a', '--append-output', '-P', '--directory-prefix');
-  written.forEach((p) => writeUnlessStdout(sink, p));
-  optionValues(parsed, '--post-file', '--body-file', '-i', '--input-file').forEach((p) => readDataFile(sink, p));
+  optionValues(parsed, ...roleOptions(WGET, 'save', 'write')).forEach((p) => writeUnlessStdout(sink, p));
+  optionValues(parsed, ...roleOptions(WGET, 'upload', 'read')).forEach((p) => readDataFile(sink, p));
 };
 
 function writeUnlessStdout(sink: EffectSink, path: string): void {
@@ -104,22 +70,23 @@ function writeUnlessStdout(sink: EffectSink, path: string): void {
 }
 
 /** nc HOST PORT; with -l the operands are the address and port to listen on. */
+const NETCAT = catalogEntry('nc');
 const netcat: Effect = (args, sink) => {
-  const parsed = parseOptions(args, NETCAT_SPEC);
+  const parsed = parseOptions(args, NETCAT);
   const listening = hasOption(parsed, '-l', '--listen');
   const [first] = parsed.operands;
   if (first !== undefined && (!listening || parsed.operands.length >= 2)) addHostOperand(sink, first);
-  optionValues(parsed, '-x', '--proxy').forEach((p) => addHostOperand(sink, p));
+  optionValues(parsed, ...roleOptions(NETCAT, 'reach')).forEach((p) => addHostOperand(sink, p));
 };
 
-/** The first operand (after options with values) is the host: ssh, sftp, telnet, ftp. */
+/** The first operand (after options with values) is the host: ssh, sftp, telnet, ftp, tftp; -J jump hosts. */
 const firstOperandHost =
-  (short: string, also: readonly string[] = []): Effect =>
+  (entry: CommandEntry): Effect =>
   (args, sink) => {
-    const parsed = parseOptions(args, { short, stopAtOperand: true });
+    const parsed = parseOptions(args, entry);
     const [host] = parsed.operands;
     if (host !== undefined) addHostOperand(sink, host);
-    for (const jumps of optionValues(parsed, ...also)) jumps.split(',').forEach((j) => addHostOperand(sink, j));
+    for (const jumps of optionValues(parsed, ...roleOptions(entry, 'reach'))) jumps.split(',').forEach((j) => addHostOperand(sink, j));
   };
 
 const allOperandHosts =
@@ -173,15 +140,13 @@ const openssl: Effect = (args, sink) => {
   if (at >= 0 && args[at + 1] !== undefined) addHostOperand(sink, args[at + 1]!);
 };
 
-const SSH_VALUES = 'bcDEeFIiJLlmOoPpQRSWwB';
 // A Map, not an object: command names come from untrusted input (`__proto__`, `constructor`).
 export const HOST_EFFECTS: ReadonlyMap<string, Effect> = new Map([
   ...Object.entries({
     curl, wget, socat, git, pip, pip3: pip, openssl,
-    ssh: firstOperandHost(SSH_VALUES, ['-J']), sftp: firstOperandHost('BbcDFiJloPRSs', ['-J']),
-    telnet: firstOperandHost('blenS'), ftp: firstOperandHost('P'), tftp: firstOperandHost(''),
+    ...Object.fromEntries(['ssh', 'sftp', 'telnet', 'ftp', 'tftp'].map((name) => [name, firstOperandHost(catalogEntry(name))])),
     ping: allOperandHosts('ciIlpQsStTwWMmF'), ping6: allOperandHosts('ciIlpQsStTwWMmF'),
     dig, drill: dig, kdig: dig, nslookup: allOperandHosts(''), host: allOperandHosts('tcNRWm'),
   }),
-  ...[...NETCAT].map((name): [string, Effect] => [name, netcat]),
+  ...[...NETCAT_NAMES].map((name): [string, Effect] => [name, netcat]),
 ]);

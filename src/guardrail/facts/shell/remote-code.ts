@@ -4,7 +4,8 @@
 // `curl -o x.sh … && bash x.sh`.
 import { findUrls, hostOfAddress } from '../urls.js';
 import { HOST_EFFECTS } from './network-effects.js';
-import { optionValues, parseOptions } from './options.js';
+import { catalogEntry, roleOptions } from './catalog.js';
+import { hasOption, optionValues, parseOptions } from './options.js';
 import { SHELLS } from './spawned.js';
 import type { Script } from './syntax.js';
 
@@ -38,15 +39,12 @@ export function downloadedFiles(name: string, args: readonly string[]): string[]
     for (const a of args) if (a.includes('://')) return a.replace(/[?#].*$/, '').split('/').pop() || undefined;
     return undefined;
   };
-  if (name === 'curl') {
-    const parsed = parseOptions(args, { short: 'oAdHuXeErTwxKCy', long: ['--output', '--data', '--header', '--user', '--request', '--url', '--write-out', '--proxy', '--config'] });
-    files.push(...optionValues(parsed, '-o', '--output'));
-    if (parsed.options.some((o) => o.name === '-O' || o.name === '--remote-name')) files.push(urlBase() ?? '');
-  } else if (name === 'wget' || name === 'wget2') {
-    const parsed = parseOptions(args, { short: 'OoPTtUe', long: ['--output-document', '--directory-prefix', '--user-agent', '--header'] });
-    const out = optionValues(parsed, '-O', '--output-document');
-    if (out.length > 0) files.push(...out.filter((f) => f !== '-'));
-    else files.push(urlBase() ?? '');
+  const entry = name === 'curl' || name === 'wget' || name === 'wget2' ? catalogEntry(name) : undefined;
+  if (entry) {
+    const parsed = parseOptions(args, entry);
+    const saved = optionValues(parsed, ...roleOptions(entry, 'save'));
+    files.push(...saved);
+    if (hasOption(parsed, ...(entry.remoteName ?? [])) || (entry.savesUnderUrlName && saved.length === 0)) files.push(urlBase() ?? '');
   } else if (name === 'aria2c' || name === 'fetch' || name === 'axel') {
     files.push(urlBase() ?? '');
   }

@@ -1,6 +1,7 @@
 // Commands that other commands run from their arguments: shells (`bash -c STRING`, `bash` reading a
 // script on stdin), `su -c`, `eval`, `find -exec`, `nc -e` and socat's `EXEC:` / `SYSTEM:` addresses.
 // `python -c`, `node -e` and the like are not shell and are left alone.
+import { catalogEntry } from './catalog.js';
 import { optionValues, parseOptions } from './options.js';
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'rbash', 'fish']);
@@ -47,10 +48,6 @@ export type Spawn = { argv: string[] } | { script: string };
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 export const NETCAT: ReadonlySet<string> = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd']);
-export const NETCAT_SPEC = {
-  short: 'ecpsqwiIOTVxXMmb',
-  long: ['--exec', '--sh-exec', '--lua-exec', '--proxy', '--proxy-type', '--source', '--source-port', '--wait'],
-} as const;
 
 function splitWords(text: string): string[] {
   return text.split(/[ \t]+/).filter((w) => w !== '');
@@ -68,7 +65,7 @@ function findExec(args: readonly string[]): Spawn[] {
 }
 
 function netcatExec(args: readonly string[]): Spawn[] {
-  const parsed = parseOptions(args, NETCAT_SPEC);
+  const parsed = parseOptions(args, catalogEntry('nc'));
   const spawns: Spawn[] = optionValues(parsed, '-e', '--exec').map((v) => ({ argv: splitWords(v) }));
   for (const script of optionValues(parsed, '-c', '--sh-exec')) spawns.push({ script });
   return spawns;

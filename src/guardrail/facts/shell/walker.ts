@@ -11,7 +11,8 @@ import {
   remoteCommand, ROLES, shellQuote, STATE, xargsTargets, type InputTargets,
 } from './command-roles.js';
 import { gitAliasDefinition, gitConfigCommand, resolveGit } from './git.js';
-import { analyseCode, interpreterCode, interpreterLanguage } from './interpreters.js';
+import type { InterpreterEntry } from './catalog.js';
+import { analyseCode, codeOption, interpreterCode, interpreterEntry, interpreterLanguage } from './interpreters.js';
 import { recordPathOps } from './path-ops.js';
 import { baseName, DOWNLOADERS, downloadedFiles, downloadHosts, runsFileOperand, runsStdin, substitutionDownloads } from './remote-code.js';
 import { INPUT_TARGETS } from './scope.js';
@@ -31,7 +32,8 @@ const MAX_COMMAND_CHAIN = 32;
 const FD_NUMBER = /^[0-9]+$/;
 
 /** Options after which a shell or interpreter takes its program as the next word (`sh -c`, `python -c`). */
-const CODE_OPTION = /^(-[A-Za-z]*[ceE]|--eval|--command|-Command|-r)$/;
+/** A shell's `-c` (also bundled, `-lc`); interpreters' program options come from the command catalogue. */
+const SHELL_CODE_OPTION = /^-[A-Za-z]*c$/;
 /** Distinct download hosts followed through one pipeline. */
 const MAX_PIPELINE_HOSTS = 16;
 /** Leading words of a command looked at for a shell, eval or interpreter (`sudo env bash <(curl …)`). */
@@ -200,12 +202,15 @@ export class ShellWalker {
     const previous = index > 0 ? words[index - 1]!.text : '';
     let runner = false;
     let evaluator = false;
+    let interpreter: InterpreterEntry | undefined;
     for (let i = 0; i < index && i < MAX_RUNNER_SCAN; i++) {
       const w = words[i]!.text;
       runner ||= runsFileOperand(baseName(w)) || w === 'eval' || w === 'iex';
       evaluator ||= w === 'eval' || w === 'source' || w === '.';
+      interpreter ??= interpreterEntry(baseName(w));
     }
-    const asCode = index === 0 || (runner && (word.text.startsWith('<(') || CODE_OPTION.test(previous) || evaluator));
+    const programOption = interpreter ? codeOption(interpreter, previous) === 'next' : SHELL_CODE_OPTION.test(previous);
+    const asCode = index === 0 || (runner && (word.text.startsWith('<(') || programOption || evaluator));
     if (!asCode) return;
     for (const h of substitutionDownloads(word.substitutions)) this.facts.addRemoteCode(h);
   }

@@ -101,7 +101,7 @@ const EXFIL_HOSTS = [
 const EXFIL_URLS = /(?:discord(?:app)?\.com\/api\/webhooks\/|api\.telegram\.org\/bot)/i;
 
 /** The host of a URL-ish text (`https://h:1/x`, `h:1`, `h`), or undefined when not known statically. */
-export function hostOf(text: string | undefined): string | undefined {
+function hostOf(text: string | undefined): string | undefined {
   if (!text) return undefined;
   const t = text.trim().replace(/^["']/, '');
   const url = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]*@)?(\[[^\]]+\]|[^/:?#\s"']+)/i.exec(t);

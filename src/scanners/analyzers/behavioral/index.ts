@@ -38,7 +38,7 @@ export const behavioralAnalyzer: Analyzer = {
 };
 
 /** Parses and evaluates the code units of a skill; synchronous once the parsers are loaded. */
-export function analyzeUnits(skill: SkillPackage, units: readonly CodeUnit[], parsers: Parsers, signal?: AbortSignal): AnalyzerFinding[] {
+function analyzeUnits(skill: SkillPackage, units: readonly CodeUnit[], parsers: Parsers, signal?: AbortSignal): AnalyzerFinding[] {
   const texts = new Map(skill.files.map((f) => [f.path, f.text]));
   const files = new Map<string, FileInfo>();
   for (const unit of units) {

@@ -1,6 +1,9 @@
 // What individual shell commands do with data: curl/wget/nc send it, bash/eval/source run it, base64 -d
 // decodes it, env/printenv/keychain tools produce secrets, tee/cp/crontab write it. Each handler gets the
 // evaluated arguments and stdin and returns the command's stdout.
+import { catalogEntry, COMMAND_CATALOG, roleOptions, type CommandOptions } from '../../../guardrail/facts/shell/catalog.js';
+import { codeOption, interpreterEntry } from '../../../guardrail/facts/shell/interpreters.js';
+import { unwrap, WRAPPER_COMMANDS } from '../../../guardrail/facts/shell/wrappers.js';
 import { UNKNOWN } from './catalog.js';
 import type { Analysis, FunctionSummary } from './engine.js';
 import { decoded, envMapping, envVar, sendRequest, userInput, writeFile } from './library.js';
@@ -21,14 +24,7 @@ export interface CommandContext {
   readFile(path: Value): Value;
 }
 
-const WRAPPERS = new Set(['sudo', 'doas', 'command', 'builtin', 'exec', 'nohup', 'time', 'nice', 'timeout', 'stdbuf', 'env', 'xargs']);
-/** Options of wrappers that take a value. */
-const WRAPPER_VALUE_OPTS = new Set(['-u', '-g', '-n', '-I', '-P', '-L', '-d', '-s', '-E', '-C', '-h', '-p']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'mksh']);
-const CODE_FLAGS: Record<string, readonly string[]> = {
-  python: ['-c'], python2: ['-c'], python3: ['-c'], node: ['-e', '--eval', '-p', '--print'], nodejs: ['-e', '--eval'], deno: ['eval'], bun: ['-e', '--eval'],
-  perl: ['-e', '-E'], ruby: ['-e'], php: ['-r'], pwsh: ['-c', '-Command', '-EncodedCommand'], powershell: ['-c', '-Command', '-EncodedCommand'], osascript: ['-e'],
-};
 const QUIET = new Set(['chmod', 'chown', 'mkdir', 'rm', 'rmdir', 'touch', 'cd', 'pushd', 'popd', 'exit', 'return', 'set', 'unset', 'shift', 'true', 'false', 'test', '[', '[[', 'sleep', 'wait', 'trap', 'which', 'type', 'hash', 'wc', 'md5sum', 'sha256sum', 'sha1sum', 'shasum', 'ls', 'pwd', 'date', 'whoami', 'id', 'uname', 'mktemp']);
 
 const base = (name: string): string => name.replace(/["']/g, '').replace(/^.*\//, '');
@@ -39,19 +35,18 @@ export function runCommand(c: CommandContext): Value {
   let name = c.name;
   let args = c.args;
   let stdinArg: Value | undefined;
-  // sudo / env / xargs / timeout … run the command that follows them.
-  for (let hops = 0; hops < 4 && WRAPPERS.has(base(textOf(name))); hops++) {
+  // sudo / env / xargs / timeout … run the command that follows them; where it starts is the guardrail's
+  // reading of the wrapper (wrappers.ts), so both agree on which options take a value.
+  for (let hops = 0; hops < 4 && WRAPPER_COMMANDS.has(base(textOf(name))); hops++) {
     const wrapper = base(textOf(name));
-    let k = 0;
-    while (k < args.length && (isOption(args[k]!) || (wrapper === 'env' && /^\w+=/.test(textOf(args[k]))) || (wrapper === 'timeout' && /^\d/.test(textOf(args[k]))))) {
-      if (WRAPPER_VALUE_OPTS.has(textOf(args[k])) && wrapper !== 'env') k++;
-      k++;
+    const wrapped = unwrap(wrapper, args.map(textOf));
+    if (!wrapped?.argv) {
+      if (wrapper === 'env' && !wrapped) return envMapping('env', c.at);
+      if (!wrapped) return c.stdin;
+      break; // a shell string (`watch 'cmd'`, `env -S`): the wrapper itself is what is seen
     }
-    if (k >= args.length) {
-      if (wrapper === 'env') return envMapping('env', c.at);
-      return c.stdin;
-    }
-    if (wrapper === 'xargs') stdinArg = c.stdin;
+    if (!wrapped.passesStdin) stdinArg = c.stdin;
+    const k = args.length - wrapped.argv.length;
     name = args[k]!;
     args = args.slice(k + 1);
   }
@@ -81,7 +76,7 @@ export function runCommand(c: CommandContext): Value {
     c.a.sink(c.site('exec', cmd), 'code', union(script && plain(script), c.a.downloadAt(script?.text)), c.summary);
     return EMPTY;
   }
-  if (SHELLS.has(cmd) || CODE_FLAGS[cmd]) return interpreter(ctx, cmd);
+  if (SHELLS.has(cmd) || interpreterEntry(cmd)) return interpreter(ctx, cmd);
   const secret = credentialCommand(cmd, args.map(textOf));
   if (secret) return sourced({ kind: 'credential_file', label: secret, at: c.at });
   const codec = decoderCodec(cmd, args.map(textOf));
@@ -162,22 +157,24 @@ interface Option {
   value?: Value;
 }
 
-/** Splits curl/wget style arguments into options (with values) and positional words. */
-function parseOptions(args: readonly Value[], longValued: ReadonlySet<string>, shortValued: string): { options: Option[]; words: Value[] } {
+/** Splits arguments into options (with values) and positional words, as the command catalogue describes the
+ *  command's options (the guardrail's parseOptions, over evaluated values instead of plain text). */
+function parseOptions(args: readonly Value[], spec: CommandOptions): { options: Option[]; words: Value[] } {
   const options: Option[] = [];
   const words: Value[] = [];
+  const short = spec.short ?? '';
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const t = textOf(arg);
     if (t.startsWith('--')) {
       const eq = t.indexOf('=');
       if (eq > 0) options.push({ name: t.slice(0, eq), value: { ...arg, text: t.slice(eq + 1) } });
-      else options.push({ name: t, value: longValued.has(t) ? args[++i] : undefined });
+      else options.push({ name: t, value: spec.long?.includes(t) ? args[++i] : undefined });
     } else if (t.startsWith('-') && t.length > 1) {
       let found = false;
       for (let k = 1; k < t.length; k++) {
         const ch = t[k]!;
-        if (!shortValued.includes(ch)) {
+        if (!short.includes(ch)) {
           options.push({ name: `-${ch}` });
           continue;
         }
@@ -187,20 +184,20 @@ function parseOptions(args: readonly Value[], longValued: ReadonlySet<string>, s
         break;
       }
       if (!found && t.includes(UNKNOWN)) words.push(arg);
+    } else if (spec.stopAtOperand) {
+      words.push(...args.slice(i));
+      break;
     } else words.push(arg);
   }
   return { options, words };
 }
 
-const CURL_LONG_VALUED = new Set([
-  '--data', '--data-raw', '--data-binary', '--data-ascii', '--data-urlencode', '--form', '--form-string', '--json', '--upload-file',
-  '--header', '--user', '--oauth2-bearer', '--cookie', '--proxy-user', '--cert', '--key', '--proxy-header', '--output', '--url',
-  '--request', '--user-agent', '--referer', '--cookie-jar', '--proxy', '--write-out', '--max-time', '--connect-timeout', '--retry',
-  '--retry-delay', '--retry-max-time', '--config', '--cacert', '--capath', '--resolve', '--range', '--time-cond', '--interface',
-  '--limit-rate', '--max-filesize', '--output-dir', '--continue-at', '--dns-servers', '--unix-socket', '--ciphers', '--variable',
-]);
-const CURL_BODY = new Set(['-d', '--data', '--data-raw', '--data-binary', '--data-ascii', '--data-urlencode', '-F', '--form', '--form-string', '--json', '-T', '--upload-file']);
-const CURL_CREDENTIAL = new Set(['-H', '--header', '-u', '--user', '--oauth2-bearer', '-b', '--cookie', '-U', '--proxy-user', '-E', '--cert', '--key', '--proxy-header']);
+const CURL = catalogEntry('curl');
+const CURL_BODY = roleOptions(CURL, 'data', 'dataUrlencode', 'form', 'text', 'upload');
+const CURL_UPLOAD = roleOptions(CURL, 'upload');
+const CURL_CREDENTIAL = roleOptions(CURL, 'credential');
+const CURL_SAVE = roleOptions(CURL, 'save');
+const CURL_REMOTE_NAME = new Set(CURL.remoteName);
 
 /** A data argument's content: `@file` / `name=@file` / `<file` read the file, `@-` reads stdin. */
 function dataContent(c: CommandContext, value: Value, fileOnly: boolean): Value {
@@ -212,7 +209,7 @@ function dataContent(c: CommandContext, value: Value, fileOnly: boolean): Value 
 }
 
 function curl(c: CommandContext): Value {
-  const { options, words } = parseOptions(c.args, CURL_LONG_VALUED, 'dFTHubUEoXAecxwmKrzYyC');
+  const { options, words } = parseOptions(c.args, CURL);
   let url: Value | undefined = words[0];
   const query = words.slice(1);
   const body: Value[] = [];
@@ -221,10 +218,10 @@ function curl(c: CommandContext): Value {
   let remoteName = false;
   for (const o of options) {
     if (o.name === '--url' && o.value) url ??= o.value;
-    else if (CURL_BODY.has(o.name) && o.value) body.push(dataContent(c, o.value, o.name === '-T' || o.name === '--upload-file'));
+    else if (CURL_BODY.has(o.name) && o.value) body.push(dataContent(c, o.value, CURL_UPLOAD.has(o.name)));
     else if (CURL_CREDENTIAL.has(o.name) && o.value) credential.push(o.value);
-    else if ((o.name === '-o' || o.name === '--output') && o.value) output = textOf(o.value);
-    else if (o.name === '-O' || o.name === '--remote-name') remoteName = true;
+    else if (CURL_SAVE.has(o.name) && o.value) output = textOf(o.value);
+    else if (CURL_REMOTE_NAME.has(o.name)) remoteName = true;
   }
   const response = sendRequest(c.a, c.site('network', 'curl', url?.text), { url, query, body, credential }, c.summary);
   if (remoteName && url?.text) output ??= urlBasename(url.text);
@@ -233,20 +230,24 @@ function curl(c: CommandContext): Value {
   return EMPTY;
 }
 
-const WGET_LONG_VALUED = new Set(['--post-data', '--body-data', '--post-file', '--body-file', '--header', '--user', '--password', '--http-user', '--http-password', '--output-document', '--output-file', '--directory-prefix', '--user-agent', '--method', '--execute', '--timeout', '--tries', '--input-file']);
+const WGET = catalogEntry('wget');
+const WGET_TEXT = roleOptions(WGET, 'text');
+const WGET_UPLOAD = roleOptions(WGET, 'upload');
+const WGET_CREDENTIAL = roleOptions(WGET, 'credential');
+const WGET_SAVE = roleOptions(WGET, 'save');
 
 function wget(c: CommandContext): Value {
-  const { options, words } = parseOptions(c.args, WGET_LONG_VALUED, 'OoPUeTti');
+  const { options, words } = parseOptions(c.args, WGET);
   const url = words[0];
   const body: Value[] = [];
   const credential: Value[] = [];
   let output: string | undefined = url?.text ? urlBasename(url.text) : undefined;
   for (const o of options) {
     if (!o.value) continue;
-    if (o.name === '--post-data' || o.name === '--body-data') body.push(o.value);
-    else if (o.name === '--post-file' || o.name === '--body-file') body.push(dataContent(c, o.value, true));
-    else if (/^--(?:header|user|password|http-user|http-password)$/.test(o.name)) credential.push(o.value);
-    else if (o.name === '-O' || o.name === '--output-document') output = textOf(o.value);
+    if (WGET_TEXT.has(o.name)) body.push(o.value);
+    else if (WGET_UPLOAD.has(o.name)) body.push(dataContent(c, o.value, true));
+    else if (WGET_CREDENTIAL.has(o.name)) credential.push(o.value);
+    else if (WGET_SAVE.has(o.name)) output = textOf(o.value);
   }
   const response = sendRequest(c.a, c.site('network', 'wget', url?.text), { url, query: words.slice(1), body, credential }, c.summary);
   if (output === undefined || output === '-') return response;
@@ -263,7 +264,7 @@ function urlBasename(url: string): string | undefined {
 /** nc / ncat / telnet / socat: stdin goes to the host named by the arguments, and what the peer sends comes
  *  out; `nc -e /bin/sh` (socat `EXEC:`) hands the peer a program instead. */
 function rawSocket(c: CommandContext, cmd: string): Value {
-  const words = optionless(c.args, new Set(['-e', '-c', '-p', '-s', '-w', '-x', '-q', '-i', '-X']));
+  const { words } = parseOptions(c.args, COMMAND_CATALOG.get(cmd) ?? {});
   const texts = c.args.map(textOf);
   const dest = cmd === 'socat'
     ? texts.map((t) => /^(?:TCP|TCP4|TCP6|UDP|UDP4|OPENSSL|SSL)[^:]*:([^:,]+)/i.exec(t)?.[1]).find(Boolean)
@@ -277,7 +278,7 @@ function rawSocket(c: CommandContext, cmd: string): Value {
 
 /** ssh / scp / rsync / mail: local files and stdin go to a remote host; without a remote it is a local copy. */
 function remoteCopy(c: CommandContext, cmd: string): Value {
-  const words = optionless(c.args, new Set(['-i', '-p', '-P', '-o', '-l', '-F', '-e', '-s', '-c', '-b', '-a', '-r']));
+  const { words } = parseOptions(c.args, COMMAND_CATALOG.get(cmd) ?? {});
   const remoteIndex = words.findIndex((w) => /^[^/\s]*[@:]/.test(textOf(w)) && !textOf(w).startsWith('/'));
   if (remoteIndex < 0 && (cmd === 'rsync' || cmd === 'scp')) {
     if (words.length >= 2) writeFile(c.a, c.site('exec', cmd), words[words.length - 1], union(...words.slice(0, -1).map((w) => c.readFile(w))));
@@ -291,12 +292,13 @@ function remoteCopy(c: CommandContext, cmd: string): Value {
 
 /** bash -c CODE, python -c CODE, bash SCRIPT, `… | bash`: the code, the script's content or stdin runs. */
 function interpreter(c: CommandContext, cmd: string): Value {
-  const flags = SHELLS.has(cmd) ? ['-c'] : CODE_FLAGS[cmd] ?? [];
+  const entry = interpreterEntry(cmd);
   const site = c.site('exec', cmd);
-  const lang = SHELLS.has(cmd) ? 'bash' : cmd.startsWith('python') ? 'python' : /^(?:node|nodejs|deno|bun)$/.test(cmd) ? 'javascript' : undefined;
+  const lang = SHELLS.has(cmd) ? 'bash' : entry?.language === 'python' ? 'python' : entry?.language === 'node' ? 'javascript' : undefined;
   for (let i = 0; i < c.args.length; i++) {
     const t = textOf(c.args[i]);
-    if (flags.includes(t) || (SHELLS.has(cmd) && /^-[a-z]*c$/.test(t))) {
+    // The program follows a code option (the catalogue's: `python -c`, `node -e`, `perl -ne`) or `bash -c`.
+    if (entry ? codeOption(entry, t) === 'next' : /^-[a-z]*c$/.test(t)) {
       if (lang) c.a.code(lang, c.args[i + 1], site, c.summary);
       else c.a.sink(site, 'code', c.args[i + 1], c.summary);
       return EMPTY;
