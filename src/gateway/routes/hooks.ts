@@ -1,23 +1,45 @@
 // POST /api/v1/<connector>/hook: decode the agent's native hook payload, inspect it, answer the common
 // hook response with the agent's native answer inside (`native`, which the hook script prints and exits
 // with), and record the verdict as a warden.hook.v1 audit row, committed before the answer. Pre- and post-tool events of a session also
-// advance the ordered chains (see connectors/hook-inspection.ts).
+// advance the ordered chains (see connectors/hook-inspection.ts). `?native=1` answers only the native answer, as
+// text a shell script prints as is (connectors/hook-answer-text.ts); `?event=` names the event for payloads
+// that name none, as the installed hook command knows it.
+import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { uuidv7 } from '../../util/uuidv7.js';
 import { HOOK_CONNECTORS } from '../../connectors/hooks/index.js';
 import { HookPayloadError, type DecodedHookEvent } from '../../connectors/hooks/types.js';
+import { NATIVE_ANSWER_TYPE, nativeAnswerText } from '../../connectors/hook-answer-text.js';
 import type { GatewayContext } from '../context.js';
 
 export const HOOK_SCHEMA = 'warden.hook.v1';
 
-export function hookRoutes(app: FastifyInstance, ctx: GatewayContext): void {
-  app.post<{ Params: { connector: string } }>('/api/v1/:connector/hook', async (request, reply) => {
+const HookQuery = Type.Object({
+  native: Type.Optional(Type.Literal('1', {
+    description: 'answer only the native answer, as text/plain: the exit code, a line for stdout, then stderr (docs/hooks.md); errors stay JSON',
+  })),
+  event: Type.Optional(Type.String({
+    pattern: '^[\\w.:-]{1,64}$',
+    description: 'the event the hook command is installed for: set as hook_event_name when the payload names none (Copilot, Antigravity)',
+  })),
+});
+
+const HookParams = Type.Object({ connector: Type.String() });
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function hookRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/api/v1/:connector/hook', { schema: { params: HookParams, querystring: HookQuery } }, async (request, reply) => {
     const { connector } = request.params;
     const hooks = Object.hasOwn(HOOK_CONNECTORS, connector) ? HOOK_CONNECTORS[connector] : undefined;
     if (!hooks) return reply.code(404).send({ error: `no hook connector "${connector}"` });
+    const { body } = request;
+    if (request.query.event !== undefined && isObject(body) && body.hook_event_name === undefined) body.hook_event_name = request.query.event;
     let event: DecodedHookEvent;
     try {
-      event = hooks.decode(request.body);
+      event = hooks.decode(body);
     } catch (err) {
       if (err instanceof HookPayloadError) return reply.code(400).send({ error: err.message });
       throw err;
@@ -44,12 +66,14 @@ export function hookRoutes(app: FastifyInstance, ctx: GatewayContext): void {
         ...(replayedChain ? { replayed_chain_deny: replayedChain } : {}),
       },
     });
+    const native = hooks.render(event, decision);
+    if (request.query.native === '1') return reply.type(NATIVE_ANSWER_TYPE).send(nativeAnswerText(native));
     return {
       action: decision.action,
       reason: decision.reason,
       findings: verdict.findings,
       ...(evaluationId ? { evaluation_id: evaluationId, rule_ids: ruleIds } : {}),
-      native: hooks.render(event, decision),
+      native,
     };
   });
 }
