@@ -3,8 +3,8 @@
 # runs it on every tool call and starting Node.js costs more than the whole check. Same arguments as warden-hook.mjs:
 #   sh warden-hook.sh <connector> [--home DIR] [--event NAME] [EVENT_JSON]
 # It posts the event (stdin, or EVENT_JSON as the last argument, as Codex's `notify` passes it) to the sidecar's
-# POST /api/v1/<connector>/hook?native=1, whose answer is the exit code, a line for stdout and the stderr text
-# (src/connectors/hook-answer-text.ts), prints it and exits with the code. Only sh built-ins and one curl run on the
+# POST /api/v1/<connector>/hook?native=1, whose answer is the exit code, the stderr text (escaped on one line) and
+# the stdout bytes (src/connectors/hook-answer-text.ts), prints them and exits with the code. Only sh built-ins and one curl run on the
 # happy path. Everything else goes to warden-hook.mjs, so the fail mode lives in one place: before the event is read
 # (no settings, odd arguments) it runs instead of this script; after, it gets `--failed REASON` or, for an answer
 # this script cannot use, `--answered STATUS` with the answer on stdin. The settings come from
@@ -97,8 +97,9 @@ status=$?
 
 NL='
 '
+# The trailer -w adds after the body: cut from the end, linear in the answer's length.
 body=${answer%"$NL"*}
-trailer=${answer#"$body$NL"}
+trailer=${answer##*"$NL"}
 http=${trailer%% *}
 connected=${trailer#* }
 case $status in
@@ -119,19 +120,23 @@ case $status in
 esac
 [ "$status" = 0 ] || failed "$@"
 
-# The native answer: the exit code, the stdout line, then stderr. Cut with literal prefixes (linear in the answer).
+# The native answer: the exit code, stderr escaped for printf %b, then stdout verbatim. Only the two short first
+# lines are cut off (dash cuts at a long prefix in quadratic time).
 code=${body%%"$NL"*}
-rest=${body#"$code$NL"}
-out=${rest%%"$NL"*}
-err=${rest#"$out$NL"}
 readable=
-if [ "$http" = 200 ] && [ "$rest" != "$body" ] && [ "$err" != "$rest" ]; then
-  case $code in [0-9] | [1-9][0-9] | 1[0-9][0-9] | 2[0-4][0-9] | 25[0-5]) readable=1 ;; esac
+if [ "$http" = 200 ]; then
+  case $code in [0-9] | [1-9][0-9] | 1[0-9][0-9] | 2[0-4][0-9] | 25[0-5])
+    rest=${body#"$code$NL"}
+    err=${rest%%"$NL"*}
+    out=${rest#"$err$NL"}
+    [ "$rest" = "$body" ] || [ "$out" = "$rest" ] || readable=1
+    ;;
+  esac
 fi
 if [ -z "$readable" ]; then
   printf '%s' "$body" | "$node" "$node_script" "$@" --answered "${http:-0}"
   exit
 fi
-[ -z "$out" ] || printf '%s\n' "$out"
-[ -z "$err" ] || printf '%s' "$err" >&2
+printf '%s' "$out"
+[ -z "$err" ] || printf '%b' "$err" >&2
 exit "$code"
