@@ -39,7 +39,7 @@ parse() {
   done
 }
 
-node_script=${0%/*}/warden-hook.mjs
+case $0 in */*) node_script=${0%/*}/warden-hook.mjs ;; *) node_script=warden-hook.mjs ;; esac
 node=node
 rc=
 # warden-hook.mjs in this script's place, with the arguments as given; the event is still unread.
