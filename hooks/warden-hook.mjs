@@ -4,6 +4,9 @@
 // It sends the event (stdin, or EVENT_JSON as the last argument, as Codex's `notify` passes it) to the sidecar's
 // POST /api/v1/<connector>/hook and answers as the sidecar says: prints `native.stdout` as JSON and `native.stderr`,
 // and exits with `native.exit_code`. When the sidecar cannot be asked, the fail mode answers (docs/hooks.md).
+// hooks/warden-hook.sh, the faster command setup installs where sh and curl exist, hands its failures over here so the
+// fail mode lives in one place: `--failed REASON` (it could not ask; REASON in Warden's words) or `--answered STATUS`
+// (the sidecar answered STATUS with a body, on stdin, that the sh script could not use): judged as if asked here.
 // Dependency-free, built-ins only: the agent starts it for every event, so start-up time is the budget.
 /* global process, Buffer, URL, setTimeout, clearTimeout -- Node globals (the lint config types only TypeScript) */
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -55,7 +58,7 @@ class HookFailure extends Error {
 function parseArgs(argv) {
   const args = { positional: [] };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--home' || argv[i] === '--event') args[argv[i].slice(2)] = argv[++i];
+    if (['--home', '--event', '--failed', '--answered'].includes(argv[i])) args[argv[i].slice(2)] = argv[++i];
     else args.positional.push(argv[i]);
   }
   args.connector = args.positional.shift() ?? '';
@@ -192,6 +195,11 @@ async function ask(args, home, settings, event) {
   } catch (err) {
     throw err instanceof HookFailure ? err : new HookFailure(`sidecar unreachable at ${url.origin}: ${err.code ?? err.message}`);
   }
+  return judge(answer);
+}
+
+/** The native answer in the sidecar's answer, or the HookFailure that applies the fail mode. */
+function judge(answer) {
   if (answer.status >= 400) {
     const said = String(objectOf(answer.text).error ?? '');
     const refused = answer.status < 500 ? 'sidecar refused the hook call' : 'sidecar failed';
@@ -227,6 +235,17 @@ function failModeAnswer(args, home, failMode, eventName, failure) {
 
 const write = (stream, text) => new Promise((done) => (text ? stream.write(text, () => done()) : done()));
 
+/**
+ * What the sh script handed over: its reason for not asking, or an answer it could not use (an error, or a sidecar
+ * that answered JSON), judged here as if this script had asked. The event came on stdin or as the last argument.
+ */
+async function handedOver(args, event) {
+  if (args.inlineEvent !== undefined) event.name = eventName(args, objectOf(args.inlineEvent));
+  if (args.failed !== undefined) throw new HookFailure(args.failed.slice(0, 300) || 'the sh hook failed');
+  const status = Number(args.answered);
+  return judge({ status: Number.isInteger(status) ? status : 0, text: await readStdin(TOTAL_TIMEOUT_MS) });
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const home = resolve(args.home ?? (process.env.WARDEN_HOME || join(homedir(), '.warden')));
@@ -237,7 +256,8 @@ async function main() {
   let native;
   try {
     if (!valid) throw new HookFailure('usage: warden-hook.mjs <connector> [--home DIR] [--event NAME]');
-    native = await ask(args, home, settings, event);
+    const handover = args.failed !== undefined || args.answered !== undefined;
+    native = handover ? await handedOver(args, event) : await ask(args, home, settings, event);
   } catch (err) {
     const failure = err instanceof HookFailure ? err : new HookFailure(`internal error: ${err?.message ?? err}`);
     native = failModeAnswer(args, home, failMode, event.name, failure);

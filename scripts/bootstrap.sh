@@ -24,6 +24,9 @@ missing=()
 for tool in python3 make g++; do command -v "$tool" >/dev/null 2>&1 || missing+=("$tool"); done
 if [ ${#missing[@]} -gt 0 ]; then apt_install python3 make g++; fi
 
+# curl: `warden setup` installs the sh hook command (hooks/warden-hook.sh) where it exists, and its tests need it.
+command -v curl >/dev/null 2>&1 || apt_install curl ca-certificates
+
 # Mosquitto: the fleet tests run against it when it is installed (aedes otherwise). Not required to run
 # Warden, so a failed install only means the tests use aedes.
 if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ]; then

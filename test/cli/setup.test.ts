@@ -10,7 +10,8 @@ import { BUILTIN_CONNECTORS } from '../../src/connectors/registry.js';
 import { runCli } from '../helpers/gateway.js';
 import { tempHome, type TempHome } from '../helpers/home.js';
 
-const SCRIPT_NAME = 'warden-hook.mjs';
+// Where curl >= 7.68 is on PATH (scripts/bootstrap.sh installs it), setup installs the sh command.
+const SCRIPT_NAME = 'warden-hook.sh';
 const eventsOf = (name: string) => BUILTIN_CONNECTORS.find((c) => c.name === name)!.hook_events;
 type Json = Record<string, unknown>;
 
@@ -82,7 +83,7 @@ describe('warden setup claudecode', () => {
       assert.deepEqual([...ours.keys()].sort(), [...eventsOf('claudecode')].sort());
       // Exactly one command per event (two would not match as one line), with the event named.
       for (const event of eventsOf('claudecode')) {
-        assert.match(ours.get(event)!.join('|'), new RegExp(`^\\S+ \\S+${SCRIPT_NAME} claudecode --home \\S+ --event ${event}$`), event);
+        assert.match(ours.get(event)!.join('|'), new RegExp(`^/bin/sh \\S+${SCRIPT_NAME} claudecode --home \\S+ --event ${event}$`), event);
       }
       const preToolUse = (settings.hooks.PreToolUse as { matcher: string; hooks: { command: string }[] }[]);
       assert.deepEqual(preToolUse[0], { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo user-hook' }] });
@@ -100,11 +101,29 @@ describe('warden setup claudecode', () => {
     const settings = JSON.parse(readFileSync(join(home.dir, 'hooks', 'claudecode.json'), 'utf8')) as Json;
     assert.deepEqual(settings, { connector: 'claudecode', sidecar: 'http://127.0.0.1:18999', fail_mode: 'open', token_file: tokenFile });
     assert.match(result.stdout, /no running gateway/);
+    const curlrc = join(home.dir, 'hooks', 'claudecode.curlrc');
+    assert.equal(statSync(curlrc).mode & 0o777, 0o600);
+    const token = readFileSync(tokenFile, 'utf8').trim();
+    assert.match(readFileSync(curlrc, 'utf8'), new RegExp(`\\n# sidecar=http://127\\.0\\.0\\.1:18999\\n# total_ms=10000\\nheader = "Authorization: Bearer ${token}"\\n$`));
     assert.equal((await setup('claudecode', '--fail-mode', 'closed')).code, 0);
     assert.equal((JSON.parse(readFileSync(join(home.dir, 'hooks', 'claudecode.json'), 'utf8')) as Json).fail_mode, 'closed');
     const undone = await setup('claudecode', '--undo');
     assert.equal(undone.code, 0, undone.stderr);
-    assert.ok(!existsSync(tokenFile) && !existsSync(join(home.dir, 'hooks', 'claudecode.json')));
+    assert.ok(!existsSync(tokenFile) && !existsSync(join(home.dir, 'hooks', 'claudecode.json')) && !existsSync(curlrc));
+  });
+
+  it('installs the Node command, and no curlrc, where no curl is on PATH', async () => {
+    const result = await runCli(['setup', 'claudecode'], { ...env, PATH: '/nonexistent' });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /hook command: \S+ hooks\/warden-hook\.mjs \(no curl >= 7\.68 on PATH/);
+    const ours = nestedCommands((JSON.parse(read(FILES.claudecode!)) as { hooks: Json }).hooks);
+    assert.equal(ours.get('PreToolUse')!.length, 0, 'no sh command');
+    const commands = JSON.stringify(JSON.parse(read(FILES.claudecode!)));
+    assert.match(commands, new RegExp(`"${process.execPath.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\S+warden-hook\\.mjs claudecode --home \\S+ --event PreToolUse"`));
+    assert.ok(!existsSync(join(home.dir, 'hooks', 'claudecode.curlrc')));
+    const again = await setup('claudecode');
+    assert.match(again.stdout, /hook installed in .*settings\.json/, 'switching to the sh command replaces the Node entries in place');
+    assert.equal(nestedCommands((JSON.parse(read(FILES.claudecode!)) as { hooks: Json }).hooks).get('PreToolUse')!.length, 1);
   });
 
   it("keeps the user's comments, trailing commas and formatting in a commented settings file", async () => {
@@ -124,7 +143,7 @@ describe('warden setup claudecode', () => {
     ].join('\n');
     await roundTrip('claudecode', commented, (text) => {
       for (const line of commented.split('\n').slice(0, 8)) assert.ok(text.includes(`${line}\n`), `kept: ${line}`);
-      assert.match(text, /\n {12}\{\n {16}"matcher": "\*",\n {16}"hooks": \[\n {20}\{\n {24}"type": "command",\n {24}"command": "[^"]+warden-hook\.mjs claudecode [^"]+--event PreToolUse"/);
+      assert.match(text, /\n {12}\{\n {16}"matcher": "\*",\n {16}"hooks": \[\n {20}\{\n {24}"type": "command",\n {24}"command": "[^"]+warden-hook\.sh claudecode [^"]+--event PreToolUse"/);
       for (const event of eventsOf('claudecode')) assert.match(text, new RegExp(`\\n {8}"${event}": \\[`), event);
     });
   });
@@ -183,7 +202,7 @@ describe('warden setup codex (config.toml)', () => {
   it('adds [[hooks.<Event>]] tables and notify, keeps everything else, and --undo restores the file', async () => {
     await roundTrip('codex', original, (text) => {
       assert.ok(text.startsWith('# my settings\nmodel = "gpt-5"\n'));
-      assert.match(text, /\n# warden: .*\nnotify = \["[^"]+", "[^"]+warden-hook\.mjs", "codex", "--home", "[^"]+"\]\n\n\[projects\."\/home\/me\/app"\]/);
+      assert.match(text, /\n# warden: .*\nnotify = \["\/bin\/sh", "[^"]+warden-hook\.sh", "codex", "--home", "[^"]+"\]\n\n\[projects\."\/home\/me\/app"\]/);
       for (const event of eventsOf('codex')) {
         assert.match(text, new RegExp(`\\[\\[hooks\\.${event}\\]\\]\\n\\[\\[hooks\\.${event}\\.hooks\\]\\]\\ntype = "command"\\ncommand = ".*--event ${event}"`));
       }
@@ -241,7 +260,7 @@ describe('warden setup geminicli and hermes', () => {
     const original = '# Hermes settings\nmodel:\n  default: nous/hermes # the default\nhooks:\n  pre_tool_call:\n    - matcher: terminal\n      command: ~/.hermes/agent-hooks/guard.sh\n  outbound:\n    - url: https://ci.example.com/hermes\n';
     await roundTrip('hermes', original, (text) => {
       assert.ok(text.startsWith('# Hermes settings\nmodel:\n  default: nous/hermes # the default\n'));
-      assert.match(text, /- matcher: terminal\n\s+command: ~\/\.hermes\/agent-hooks\/guard\.sh\n\s+- command: \S+ \S+warden-hook\.mjs hermes --home \S+ --event pre_tool_call\n\s+fail_closed: true\n/);
+      assert.match(text, /- matcher: terminal\n\s+command: ~\/\.hermes\/agent-hooks\/guard\.sh\n\s+- command: \/bin\/sh \S+warden-hook\.sh hermes --home \S+ --event pre_tool_call\n\s+fail_closed: true\n/);
       assert.match(text, /outbound:\n\s+- url: https:\/\/ci\.example\.com\/hermes/);
       for (const event of ['on_session_start', 'pre_llm_call', 'post_tool_call', 'post_llm_call', 'on_session_end']) {
         assert.match(text, new RegExp(`${event}:\\n\\s+- command: .*--event ${event}\\n`));
@@ -285,7 +304,7 @@ describe('warden setup --list and errors', () => {
   it('--help says what is written where', async () => {
     const help = await setup('--help');
     assert.equal(help.code, 0);
-    const parts = ['hooks/<connector>.token', 'hooks/<connector>.json', '.warden-backup-', 'hook-failures.jsonl', '--undo', 'rotate-token'];
+    const parts = ['hooks/<connector>.token', 'hooks/<connector>.json', 'hooks/<connector>.curlrc', '.warden-backup-', 'hook-failures.jsonl', '--undo', 'rotate-token'];
     for (const part of parts) assert.ok(help.stdout.includes(part), part);
   });
 });

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AuditReader } from '../../src/audit/reader.js';
+import { nativeAnswerText } from '../../src/connectors/hook-answer-text.js';
 import { HookTokens } from '../../src/connectors/hook-tokens.js';
 import { HOOK_AGENTS } from '../../src/connectors/registry.js';
 import { authHeaders, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
@@ -61,6 +62,33 @@ describe('connector hook routes', () => {
     const missing = await hook('claudecode', { tool_name: 'Bash' });
     assert.equal(missing.status, 400);
     assert.match((missing.body as unknown as { error: string }).error, /names no event/);
+  });
+
+  it('?native=1 answers the native answer as text (exit code, escaped stderr, stdout); errors stay JSON', async () => {
+    const post = (connector: string, query: string, payload: unknown) =>
+      fetch(`${gw.url}/api/v1/${connector}/hook${query}`, { method: 'POST', headers: authHeaders(TOKEN), body: JSON.stringify(payload) });
+    for (const connector of ['claudecode', 'geminicli', 'cursor']) {
+      const bad = shellPayload(connector, REVERSE_SHELL);
+      const json = (await (await post(connector, '', bad)).json()) as HookAnswer;
+      const text = await post(connector, '?native=1', bad);
+      assert.deepEqual([text.status, text.headers.get('content-type')], [200, 'text/plain; charset=utf-8']);
+      assert.equal(await text.text(), nativeAnswerText(json.native), connector);
+    }
+    const refused = await post('claudecode', '?native=1', { tool_name: 'Bash' });
+    assert.deepEqual([refused.status, refused.headers.get('content-type')?.startsWith('application/json')], [400, true]);
+    assert.equal((await post('claudecode', '?native=1&event=bad%20name', shellPayload('claudecode', 'ls'))).status, 400);
+  });
+
+  it('?event= names the event for a payload that names none, and never overrides one that does', async () => {
+    const copilot = { toolName: 'bash', toolArgs: JSON.stringify({ command: REVERSE_SHELL }), cwd: '/work' };
+    assert.equal((await hook('copilot', copilot)).status, 400, 'no event: refused');
+    const withEvent = (connector: string, event: string, payload: unknown) =>
+      fetch(`${gw.url}/api/v1/${connector}/hook?event=${event}`, { method: 'POST', headers: authHeaders(TOKEN), body: JSON.stringify(payload) })
+        .then(async (r) => (await r.json()) as HookAnswer & { native: { stdout?: { permissionDecision?: string } } });
+    const named = await withEvent('copilot', 'preToolUse', copilot);
+    assert.deepEqual([named.action, named.native.stdout?.permissionDecision], ['block', 'deny']);
+    const notOverridden = await withEvent('claudecode', 'Stop', shellPayload('claudecode', REVERSE_SHELL));
+    assert.equal(notOverridden.action, 'block', 'the payload\'s own PreToolUse stands');
   });
 
   it('records hook verdicts as warden.hook.v1 audit rows with evaluation id and rule ids', async () => {

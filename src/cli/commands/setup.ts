@@ -12,7 +12,9 @@ export function registerSetup(program: Command): void {
 \`warden setup <connector>\` writes:
   $WARDEN_HOME/hooks/<connector>.token  the connector's hook token (0600); it opens only that connector's hook route
   $WARDEN_HOME/hooks/<connector>.json   the hook script's settings: sidecar URL, fail mode, token file
-  the agent's own hook configuration    one entry per hook event, each running hooks/warden-hook.mjs
+  $WARDEN_HOME/hooks/<connector>.curlrc  the sh hook command's settings and token header (0600), where it is used
+  the agent's own hook configuration    one entry per hook event, each running hooks/warden-hook.sh with /bin/sh
+                                        where curl >= 7.68 is found, else hooks/warden-hook.mjs with this Node
                                         (\`warden setup --list\` names each agent's file); before it changes that
                                         file, Warden copies it to <file>.warden-backup-<time> (0600)
 Running it again replaces Warden's entries, never duplicates them. A running gateway is sent SIGHUP so it loads
@@ -80,6 +82,9 @@ async function installHooks(connector: string, failMode: 'closed' | 'open' | und
   say(`hook token written to ${result.tokenFile}`);
   const sidecar = result.settings.sidecar ?? "the running gateway's address (gateway.json)";
   say(`hook script settings written to ${result.settingsFile}: fail mode ${result.settings.fail_mode}, sidecar ${sidecar}`);
+  say(result.shell
+    ? `hook command: ${result.shell.sh} hooks/warden-hook.sh, asking with ${result.shell.curl}; its settings written to ${result.curlrc}`
+    : `hook command: ${process.execPath} hooks/warden-hook.mjs (no curl >= 7.68 on PATH, or Windows)`);
   for (const note of result.notes) say(`note: ${note}`);
   const reload = await reloadForHookToken(wardenPaths().pidFile, connector, result.token);
   if (reload.pid === undefined) say('no running gateway; it reads the hook token when it starts');

@@ -12,6 +12,8 @@ import { installedEvents, type SetupTarget } from '../definition.js';
 import { findConnector, findHookAgent, HOOK_AGENTS } from '../registry.js';
 import { AgentConfigError, applyConfigChange, readConfigText, type FileChange } from './config-file.js';
 import { WardenError } from '../../errors.js';
+import { detectShellRunner, type ShellRunner } from './hook-command.js';
+import { hookCurlrc } from './hook-curlrc.js';
 
 /** An operator error `warden setup` reports in one line. */
 export class SetupError extends WardenError {
@@ -86,6 +88,9 @@ export interface InstallResult {
   token: string;
   config: FileChange;
   notes: string[];
+  /** The sh command's programs when it was installed (its settings in `curlrc`); undefined: the Node command. */
+  shell: ShellRunner | undefined;
+  curlrc: string;
 }
 
 export function installHooks(connector: string, options: { failMode?: FailMode } = {}): InstallResult {
@@ -101,14 +106,18 @@ export function installHooks(connector: string, options: { failMode?: FailMode }
   };
   const configPath = agentConfigPath(agent, homedir());
   const before = editing(configPath, () => readConfigText(configPath));
-  const target = { connector, home: paths.home, failMode: settings.fail_mode };
+  const shell = detectShellRunner();
+  const target = { connector, home: paths.home, failMode: settings.fail_mode, shell };
   // Work out the agent file's change first, so a file we must refuse leaves no token or settings behind.
   const after = editing(configPath, () => agent.install(before, agent.events, target));
   const token = HookTokens.issue(paths.hooksDir, connector);
   const settingsFile = join(paths.hooksDir, `${connector}.json`);
   writeFileAtomic(settingsFile, `${JSON.stringify(settings, null, 2)}\n`, 0o600);
+  const curlrc = join(paths.hooksDir, `${connector}.curlrc`);
+  if (shell) writeFileAtomic(curlrc, hookCurlrc(settings, token, shell), 0o600);
+  else rmSync(curlrc, { force: true });
   const config = applyConfigChange(configPath, before, after);
-  return { agent, tokenFile, settingsFile, settings, token, config, notes: agent.notes?.(after) ?? [] };
+  return { agent, tokenFile, settingsFile, settings, token, config, notes: agent.notes?.(after) ?? [], shell, curlrc };
 }
 
 export function uninstallHooks(connector: string): { config: FileChange; removed: string[] } {
@@ -118,7 +127,7 @@ export function uninstallHooks(connector: string): { config: FileChange; removed
   const before = editing(configPath, () => readConfigText(configPath));
   const after = before === undefined ? undefined : editing(configPath, () => agent.remove(before));
   const config = after === undefined ? { path: configPath, changed: false } : applyConfigChange(configPath, before, after);
-  const removed = [`${connector}.token`, `${connector}.json`].map((f) => join(paths.hooksDir, f)).filter((f) => existsSync(f));
+  const removed = [`${connector}.token`, `${connector}.json`, `${connector}.curlrc`].map((f) => join(paths.hooksDir, f)).filter((f) => existsSync(f));
   for (const file of removed) rmSync(file, { force: true });
   return { config, removed };
 }

@@ -7,22 +7,22 @@ import { hookArgv, isWardenCommand, type HookTarget } from './hook-command.js';
 
 const MARKER = '// Warden hook bridge for opencode';
 
-/** The plugin's source; `argv` is the hook script command without the event. */
+/** The plugin's source: it runs the same hook command as other agents (the sh one where setup installs it). */
 function pluginSource(target: HookTarget): string {
-  const [node, ...args] = hookArgv(target);
+  const [program, ...args] = hookArgv(target);
   return `${MARKER}: written by \`warden setup opencode\`, removed by \`warden setup opencode --undo\`.
 // Every event runs Warden's hook script; its answer {decision: "block", reason} (or exit code 2) stops a tool call or
 // a message, or replaces a finished tool's output; {toast} shows a warning. See docs/hooks.md in the warden package.
 import { spawn } from 'node:child_process';
 
-const NODE = ${JSON.stringify(node)};
+const PROGRAM = ${JSON.stringify(program)};
 const ARGS = ${JSON.stringify(args)};
 // When the script cannot even start, the fail mode chosen at setup decides.
 const FAIL_CLOSED = ${JSON.stringify(target.failMode === 'closed')};
 
 function runHook(event, payload) {
   return new Promise((resolve) => {
-    const child = spawn(NODE, [...ARGS, '--event', event], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(PROGRAM, [...ARGS, '--event', event], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -1,28 +1,43 @@
 // POST /api/v1/<connector>/hook: decode the agent's native hook payload, inspect it, answer the common
 // hook response with the agent's native answer inside (`native`, which the hook script prints and exits
-// with), and record the verdict as a warden.hook.v1 audit row, committed before the answer. Pre- and post-tool events of a session also
-// advance the ordered chains (see connectors/hook-inspection.ts).
+// with), and record the verdict as a warden.hook.v1 audit row, committed before the answer. Pre- and
+// post-tool events of a session also advance the ordered chains (see connectors/hook-inspection.ts). `?native=1` answers only the native answer, as
+// text a shell script prints as is (connectors/hook-answer-text.ts); `?event=` names the event for payloads
+// that name none, as the installed hook command knows it.
+import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { WardenError } from '../../errors.js';
 import { uuidv7 } from '../../util/uuidv7.js';
-import { HookPayloadError, type DecodedHookEvent } from '../../connectors/hook-event.js';
 import { findHookAgent } from '../../connectors/registry.js';
+import { NATIVE_ANSWER_TYPE, nativeAnswerText } from '../../connectors/hook-answer-text.js';
+import { isObject } from '../../connectors/native/payload.js';
 import type { GatewayContext } from '../context.js';
 
 export const HOOK_SCHEMA = 'warden.hook.v1';
 
-export function hookRoutes(app: FastifyInstance, ctx: GatewayContext): void {
-  app.post<{ Params: { connector: string } }>('/api/v1/:connector/hook', async (request, reply) => {
+const HookQuery = Type.Object({
+  native: Type.Optional(Type.Literal('1', {
+    description: 'answer only the native answer, as text/plain: the exit code, a line for stdout, then stderr (docs/hooks.md); errors stay JSON',
+  })),
+  event: Type.Optional(Type.String({
+    pattern: '^[\\w.:-]{1,64}$',
+    description: 'the event the hook command is installed for: set as hook_event_name when the payload names none (Copilot, Antigravity)',
+  })),
+});
+
+const HookParams = Type.Object({ connector: Type.String() });
+
+export function hookRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/api/v1/:connector/hook', { schema: { params: HookParams, querystring: HookQuery } }, async (request, reply) => {
     const { connector } = request.params;
     const hooks = findHookAgent(connector);
     if (!hooks) throw new WardenError('WARDEN_ERR_HOOK_UNKNOWN_CONNECTOR', `no hook connector "${connector}"`, { statusCode: 404 });
-    let event: DecodedHookEvent;
-    try {
-      event = hooks.decode(request.body);
-    } catch (err) {
-      if (err instanceof HookPayloadError) return reply.code(400).send({ error: err.message, code: err.code });
-      throw err;
-    }
+    const { body } = request;
+    if (request.query.event !== undefined && isObject(body) && body.hook_event_name === undefined) body.hook_event_name = request.query.event;
+    // An undecodable payload throws HookPayloadError: 400 with its code, from the error handler.
+    const event = hooks.decode(body);
     const { verdict, findings, replayedChain } = ctx.hookInspector.inspect(connector, event);
     const decision = { action: verdict.action, reason: verdict.reason };
     const ruleIds = findings.map((f) => f.rule.id);
@@ -45,12 +60,14 @@ export function hookRoutes(app: FastifyInstance, ctx: GatewayContext): void {
         ...(replayedChain ? { replayed_chain_deny: replayedChain } : {}),
       },
     });
+    const native = hooks.render(event, decision);
+    if (request.query.native === '1') return reply.type(NATIVE_ANSWER_TYPE).send(nativeAnswerText(native));
     return {
       action: decision.action,
       reason: decision.reason,
       findings: verdict.findings,
       ...(evaluationId ? { evaluation_id: evaluationId, rule_ids: ruleIds } : {}),
-      native: hooks.render(event, decision),
+      native,
     };
   });
 }

@@ -71,7 +71,7 @@ const AGENT_GUARD_FILES = [
   '.claude/settings.json', '.claude/settings.local.json', 'managed-settings.json', '.codex/config.toml', '.codex/hooks.json',
   '.cursor/hooks.json', '.codeium/windsurf/hooks.json', '.gemini/settings.json', '.gemini/config/hooks.json',
   '.copilot/hooks/warden.json', '.openhands/hooks.json', '.config/opencode/plugins/warden.js', '.hermes/config.yaml',
-  '.omnigent/settings.json', 'warden-hook.mjs',
+  '.omnigent/settings.json', 'warden-hook.mjs', 'warden-hook.sh',
 ];
 const FILE_REMOVERS = new Set(['rm', 'mv', 'unlink', 'shred', 'truncate']);
 
