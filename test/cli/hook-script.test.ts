@@ -4,8 +4,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +12,7 @@ import { HookTokens } from '../../src/connectors/hook-tokens.js';
 import { installOpencodePlugin } from '../../src/connectors/setup/opencode-plugin.js';
 import { runCli, spawnGateway } from '../helpers/gateway.js';
 import { tempHome } from '../helpers/home.js';
+import { StubSidecar } from '../helpers/stub-sidecar.js';
 
 const SCRIPT = fileURLToPath(new URL('../../hooks/warden-hook.mjs', import.meta.url));
 const DOWN = 'http://127.0.0.1:9'; // the discard port: nothing listens there, so connecting is refused at once
@@ -34,33 +33,8 @@ async function runHook(args: string[], input: string, env: NodeJS.ProcessEnv = p
 }
 
 /** A sidecar stand-in: answers whatever `reply` says and records what it was sent. */
-class StubSidecar {
-  reply: { status: number; body: string } | 'hang' = { status: 200, body: '{}' };
-  seen: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
-  private server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      this.seen.push({ url: req.url ?? '', headers: req.headers, body });
-      if (this.reply === 'hang') return;
-      res.writeHead(this.reply.status, { 'content-type': 'application/json' }).end(this.reply.body);
-    });
-  });
-  answer(native: unknown): void {
-    this.reply = { status: 200, body: JSON.stringify({ action: 'allow', reason: '', findings: [], native }) };
-  }
-  async start(): Promise<string> {
-    await once(this.server.listen(0, '127.0.0.1'), 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  stop(): void {
-    this.server.closeAllConnections();
-    this.server.close();
-  }
-}
-
 describe('hook script against a stub sidecar', () => {
-  const stub = new StubSidecar();
+  const stub = new StubSidecar({ status: 200, body: '{}' });
   let sidecar = '';
   let home = '';
   let token = '';

@@ -5,19 +5,17 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { nativeAnswerText } from '../../src/connectors/hook-answer-text.js';
 import { HookTokens } from '../../src/connectors/hook-tokens.js';
 import type { NativeHookAnswer } from '../../src/connectors/hook-event.js';
 import { findCurl } from '../../src/connectors/setup/hook-command.js';
 import { hookCurlrc } from '../../src/connectors/setup/hook-curlrc.js';
 import { runCli, spawnGateway } from '../helpers/gateway.js';
 import { tempHome } from '../helpers/home.js';
+import { StubSidecar } from '../helpers/stub-sidecar.js';
 
 const SH_SCRIPT = fileURLToPath(new URL('../../hooks/warden-hook.sh', import.meta.url));
 const NODE_SCRIPT = fileURLToPath(new URL('../../hooks/warden-hook.mjs', import.meta.url));
@@ -56,31 +54,6 @@ const nodeHook = (args: string[]) => [process.execPath, NODE_SCRIPT, ...args];
 const answerOf = (r: Run): Json => ({ code: r.code, stdout: r.stdout, stderr: r.stderr });
 
 /** A sidecar stand-in: answers `reply` (in the native text form when asked with ?native=1) and records requests. */
-class StubSidecar {
-  reply: { native: NativeHookAnswer } | { status: number; body: string } | 'hang' = { native: { exit_code: 0 } };
-  seen: { url: string; headers: IncomingHttpHeaders; body: string }[] = [];
-  private server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      this.seen.push({ url: req.url ?? '', headers: req.headers, body });
-      const reply = this.reply;
-      if (reply === 'hang') return;
-      if ('status' in reply) return res.writeHead(reply.status, { 'content-type': 'application/json' }).end(reply.body);
-      if (req.url?.includes('native=1')) return res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(nativeAnswerText(reply.native));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ action: 'allow', reason: '', findings: [], native: reply.native }));
-    });
-  });
-  async start(): Promise<string> {
-    await once(this.server.listen(0, '127.0.0.1'), 'listening');
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  stop(): void {
-    this.server.closeAllConnections();
-    this.server.close();
-  }
-}
-
 describe('sh hook command against a stub sidecar', () => {
   const stub = new StubSidecar();
   let sidecar = '';
