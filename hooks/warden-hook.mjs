@@ -20,32 +20,15 @@ const CONNECT_TIMEOUT_MS = 2000;
 const TOTAL_TIMEOUT_MS = 10_000;
 const DEFAULT_SIDECAR = 'http://127.0.0.1:18970';
 
-// The agent's simplest block, for when Warden cannot be asked and hooks fail closed. `gates` are the events whose
-// answer can stop something (pre-tool and prompt events). On any other event a closed failure passes with a warning:
-// a block answer there stops nothing, and on a Stop event it would force the agent to keep working.
-// Sources per agent are in docs/hooks.md ("Fail modes").
-// >>> fail-closed table: a copy of each agent's definition (src/connectors/<agent>/: its gate events and `refusal`),
-// kept literal so the script needs no build and no import; test/connectors/definitions.test.ts checks they agree.
-const exit2 = (reason) => ({ stderr: reason, exit_code: 2 });
-const CLAUDE_GATES = ['PreToolUse', 'UserPromptSubmit'];
-const BLOCK = {
-  claudecode: { gates: CLAUDE_GATES, answer: exit2 },
-  codex: { gates: CLAUDE_GATES, answer: exit2 },
-  openhands: { gates: CLAUDE_GATES, answer: exit2 },
-  omnigent: { gates: CLAUDE_GATES, answer: exit2 },
-  geminicli: { gates: ['BeforeTool', 'BeforeAgent'], answer: exit2 },
-  windsurf: { gates: ['pre_user_prompt', 'pre_run_command', 'pre_read_code', 'pre_write_code', 'pre_mcp_tool_use'], answer: exit2 },
-  hermes: { gates: ['pre_tool_call'], answer: exit2 },
-  cursor: {
-    gates: ['beforeSubmitPrompt', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'preToolUse'],
-    answer: (reason) => ({ stdout: { continue: false, permission: 'deny', user_message: reason, agent_message: reason }, stderr: reason, exit_code: 2 }),
-  },
-  copilot: { gates: ['preToolUse'], answer: (reason) => ({ stdout: { permissionDecision: 'deny', permissionDecisionReason: reason }, exit_code: 0 }) },
-  antigravity: { gates: ['PreToolUse'], answer: (reason) => ({ stdout: { decision: 'deny', reason }, exit_code: 0 }) },
-  opencode: { gates: ['tool.execute.before', 'chat.message'], answer: (reason) => ({ stdout: { decision: 'block', reason }, stderr: reason, exit_code: 2 }) },
-};
-// <<< fail-closed table
-const UNKNOWN = { gates: undefined, answer: exit2 }; // an unknown connector: every event is a gate, so closed stays closed
+// When Warden cannot be asked and hooks fail closed, the agent's own refusal answers on its gate events (pre-tool and
+// prompt events, whose answer can stop something). `warden setup` writes both into the settings file as `fail_closed`,
+// derived from the agent's definition (src/connectors/<agent>/: its gate events and `refusal`), so this script keeps
+// no copy of any agent. On any other event a closed failure passes with a warning: a block answer there stops
+// nothing, and on a Stop event it would force the agent to keep working. Settings without a valid `fail_closed`
+// (an older setup, a hand edit) make every event a gate, answered with exit 2 and the reason on stderr: closed stays
+// closed. docs/hooks.md ("Fail modes") has the sources per agent.
+const REASON_MARKER = '{{reason}}'; // REFUSAL_REASON_MARKER in src/connectors/setup/install.ts
+const EVENT_NAME = /^[\w.:-]{1,64}$/;
 
 class HookFailure extends Error {
   /** `detail` goes to stderr only: it may quote the sidecar, and the failure log keeps to our own words. */
@@ -66,6 +49,7 @@ function parseArgs(argv) {
   return args;
 }
 
+const validConnector = (name) => /^[a-z0-9]+$/.test(name);
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The JSON object in `text`, or {} for anything else. */
@@ -122,10 +106,10 @@ function parseEvent(text) {
   }
 }
 
-/** The event's name as the agent sent it, for the fail-mode table and the failure log (a name, never content). */
+/** The event's name as the agent sent it, for the fail mode and the failure log (a name, never content). */
 function eventName(args, payload) {
   const name = args.event ?? (isObject(payload) ? [payload.hook_event_name, payload.agent_action_name, payload.type, payload.event].find((v) => typeof v === 'string') : undefined);
-  return typeof name === 'string' && /^[\w.:-]{1,64}$/.test(name) ? name : undefined;
+  return typeof name === 'string' && EVENT_NAME.test(name) ? name : undefined;
 }
 
 function post(url, body, token, totalMs) {
@@ -162,14 +146,34 @@ function post(url, body, token, totalMs) {
   });
 }
 
-/** `native` from a 2xx answer, or undefined when it is not the NativeHookAnswer contract. */
-function nativeAnswer(text) {
-  const native = objectOf(text).native;
-  if (!isObject(native)) return undefined;
-  const { stdout, stderr, exit_code: code } = native;
+/** `value` as a NativeHookAnswer (exit_code 0–255, stdout an object or absent, stderr a string or absent), or undefined. */
+function nativeOf(value) {
+  if (!isObject(value)) return undefined;
+  const { stdout, stderr, exit_code: code } = value;
   if (!Number.isInteger(code) || code < 0 || code > 255) return undefined;
   if ((stdout !== undefined && !isObject(stdout)) || (stderr !== undefined && typeof stderr !== 'string')) return undefined;
   return { stdout, stderr, exit_code: code };
+}
+
+/** `native` from a 2xx answer, or undefined when it is not the NativeHookAnswer contract. */
+const nativeAnswer = (text) => nativeOf(objectOf(text).native);
+
+/** The settings' `fail_closed` (gate event names, at least one, and a refusal), or undefined when absent or malformed. */
+function failClosedOf(settings) {
+  const entry = settings.fail_closed;
+  if (!isObject(entry)) return undefined;
+  const { gates, refusal } = entry;
+  if (!Array.isArray(gates) || gates.length === 0 || !gates.every((g) => typeof g === 'string' && EVENT_NAME.test(g))) return undefined;
+  const answer = nativeOf(refusal);
+  return answer && { gates, refusal: answer };
+}
+
+/** `value` with the reason in place of every REASON_MARKER in its strings (split and join: no replacement patterns). */
+function withReason(value, reason) {
+  if (typeof value === 'string') return value.split(REASON_MARKER).join(reason);
+  if (Array.isArray(value)) return value.map((item) => withReason(item, reason));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withReason(item, reason)]));
+  return value;
 }
 
 async function ask(args, home, settings, event) {
@@ -218,16 +222,29 @@ function logFailure(home, entry) {
   }
 }
 
-/** The answer when Warden could not be asked: the agent's native block (closed, on a gate event) or a pass. */
-function failModeAnswer(args, home, failMode, eventName, failure) {
-  const table = BLOCK[args.connector] ?? UNKNOWN;
-  const gate = eventName === undefined || table.gates === undefined || table.gates.includes(eventName);
+/**
+ * The answer when Warden could not be asked: the agent's own refusal (closed, on a gate event), exit 2 with the reason
+ * on stderr (closed, settings without a valid `fail_closed`: every event is a gate), or a pass.
+ */
+function failModeAnswer(args, home, settings, eventName, failure) {
+  const failMode = settings.fail_mode === 'open' ? 'open' : 'closed';
+  const failClosed = failClosedOf(settings);
+  const gate = eventName === undefined || failClosed === undefined || failClosed.gates.includes(eventName);
   const blocked = failMode === 'closed' && gate;
   logFailure(home, { time: new Date().toISOString(), connector: args.connector, event: eventName ?? null, reason: failure.message, fail_mode: failMode, outcome: blocked ? 'blocked' : 'allowed' });
   const what = `Warden could not check this ${eventName ?? 'hook'} event (${failure.detail || failure.message})`;
   const refused = failure.message.startsWith('sidecar refused');
-  const hint = refused ? ` Run \`warden setup ${args.connector}\` again.` : / (unreachable|no connection|no answer|failed)/.test(failure.message) ? ' Is the gateway running? Try `warden status`.' : '';
-  if (blocked) return table.answer(`${what}; hooks fail closed, so it is blocked.${hint}`);
+  const unreachable = / (unreachable|no connection|no answer|failed)/.test(failure.message);
+  const rerun = `\`warden setup ${args.connector}\` again.`;
+  const stale = failClosed === undefined && validConnector(args.connector);
+  const hint = [
+    unreachable ? ' Is the gateway running? Try `warden status`.' : '',
+    stale ? ` Its hook settings hold no valid fail-closed answer: run ${rerun}` : refused ? ` Run ${rerun}` : '',
+  ].join('');
+  if (blocked) {
+    const reason = `${what}; hooks fail closed, so it is blocked.${hint}`;
+    return failClosed ? withReason(failClosed.refusal, reason) : { stderr: reason, exit_code: 2 };
+  }
   // Open stays silent about transport failures; a refusal (4xx) is a setup problem the user must see.
   if (failMode === 'open') return refused ? { stderr: `${what}; hooks fail open, so it proceeds.`, exit_code: 0 } : { exit_code: 0 };
   return { stderr: `${what}; this event cannot be blocked, so it proceeds.`, exit_code: 0 };
@@ -249,9 +266,8 @@ async function handedOver(args, event) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const home = resolve(args.home ?? (process.env.WARDEN_HOME || join(homedir(), '.warden')));
-  const valid = /^[a-z0-9]+$/.test(args.connector);
+  const valid = validConnector(args.connector);
   const settings = valid ? readJson(join(home, 'hooks', `${args.connector}.json`)) : {};
-  const failMode = settings.fail_mode === 'open' ? 'open' : 'closed';
   const event = { name: args.event };
   let native;
   try {
@@ -260,7 +276,7 @@ async function main() {
     native = handover ? await handedOver(args, event) : await ask(args, home, settings, event);
   } catch (err) {
     const failure = err instanceof HookFailure ? err : new HookFailure(`internal error: ${err?.message ?? err}`);
-    native = failModeAnswer(args, home, failMode, event.name, failure);
+    native = failModeAnswer(args, home, settings, event.name, failure);
   }
   // Flush both streams before exiting: on some platforms pipe writes are asynchronous.
   await write(process.stdout, native.stdout === undefined ? '' : `${JSON.stringify(native.stdout)}\n`);

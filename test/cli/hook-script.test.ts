@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HookTokens } from '../../src/connectors/hook-tokens.js';
+import { agentFor } from '../../src/connectors/setup/install.js';
 import { installOpencodePlugin } from '../../src/connectors/setup/opencode-plugin.js';
 import { runCli, spawnGateway } from '../helpers/gateway.js';
 import { tempHome } from '../helpers/home.js';
+import { writeHookSettings } from '../helpers/hook-settings.js';
 import { StubSidecar } from '../helpers/stub-sidecar.js';
 
 const SCRIPT = fileURLToPath(new URL('../../hooks/warden-hook.mjs', import.meta.url));
@@ -38,8 +40,7 @@ describe('hook script against a stub sidecar', () => {
   let sidecar = '';
   let home = '';
   let token = '';
-  const settings = (connector: string, extra: Json = {}) =>
-    writeFileSync(join(home, 'hooks', `${connector}.json`), JSON.stringify({ connector, sidecar, fail_mode: 'closed', token_file: join(home, 'hooks', `${connector}.token`), ...extra }));
+  const settings = (connector: string, extra: Json = {}) => writeHookSettings(home, connector, { sidecar, ...extra });
   const hook = (input: unknown, connector = 'claudecode', event = 'PreToolUse') =>
     runHook([connector, '--home', home, '--event', event], typeof input === 'string' ? input : JSON.stringify(input));
   const lastFailure = () => JSON.parse(readFileSync(join(home, 'hook-failures.jsonl'), 'utf8').trim().split('\n').at(-1)!) as Json;
@@ -189,6 +190,51 @@ describe('hook script against a stub sidecar', () => {
     assert.match(stop.stderr, /cannot be blocked, so it proceeds/);
     assert.equal(lastFailure().outcome, 'allowed');
     settings('claudecode');
+  });
+  it('settings without a fail-closed answer (an older setup): every event is a gate, refused with exit 2 and the rerun hint', async () => {
+    settings('copilot', { sidecar: DOWN, fail_closed: undefined });
+    for (const event of ['preToolUse', 'postToolUse']) {
+      const run = await hook({}, 'copilot', event);
+      assert.deepEqual([run.code, run.stdout], [2, ''], `${event}: not Copilot's own refusal (stdout, exit 0), and no pass`);
+      assert.match(run.stderr, new RegExp(`^Warden could not check this ${event} event \\(sidecar unreachable at ${DOWN}: ECONNREFUSED\\); hooks fail closed, so it is blocked\\. Is the gateway running\\? Try \`warden status\`\\. Its hook settings hold no valid fail-closed answer: run \`warden setup copilot\` again\\.\n$`));
+      assert.deepEqual([lastFailure().event, lastFailure().outcome], [event, 'blocked']);
+    }
+    stub.reply = { status: 401, body: '{"error":"invalid gateway token"}' };
+    settings('copilot', { fail_closed: undefined });
+    const refused = await hook({}, 'copilot', 'preToolUse');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /\(HTTP 401: invalid gateway token\)\); hooks fail closed, so it is blocked\. Its hook settings hold no valid fail-closed answer: run `warden setup copilot` again\.\n$/, 'one rerun hint');
+    settings('copilot', { sidecar: DOWN, fail_closed: undefined, fail_mode: 'open' });
+    const open = await hook({}, 'copilot', 'preToolUse');
+    assert.deepEqual([open.code, open.stdout, open.stderr], [0, '', ''], 'open stays open');
+    settings('copilot');
+  });
+
+  it('a malformed fail-closed answer is treated as absent', async () => {
+    const written = settings('copilot', { sidecar: DOWN, fail_closed: undefined });
+    const absent = await hook({}, 'copilot', 'preToolUse');
+    const { gates, refusal } = agentFor('copilot').failClosed;
+    const malformed: [string, unknown][] = [
+      ['not an object', [gates, refusal]],
+      ['gates not an array', { gates: 'preToolUse', refusal }],
+      ['no gates', { gates: [], refusal }],
+      ['a gate that is no event name', { gates: [...gates, 'pre tool'], refusal }],
+      ['a gate that is no string', { gates: [...gates, 7], refusal }],
+      ['no refusal', { gates }],
+      ['exit code over 255', { gates, refusal: { ...refusal, exit_code: 256 } }],
+      ['exit code a string', { gates, refusal: { ...refusal, exit_code: '0' } }],
+      ['stdout an array', { gates, refusal: { ...refusal, stdout: ['deny'] } }],
+      ['stderr no string', { gates, refusal: { ...refusal, stderr: { text: 'denied' } } }],
+    ];
+    for (const [what, failClosed] of malformed) {
+      settings('copilot', { ...written, fail_closed: failClosed });
+      const run = await hook({}, 'copilot', 'preToolUse');
+      assert.deepEqual([run.code, run.stdout, run.stderr], [absent.code, absent.stdout, absent.stderr], what);
+    }
+    settings('copilot', { ...written, fail_closed: { gates, refusal } });
+    const wellFormed = await hook({}, 'copilot', 'preToolUse');
+    assert.deepEqual([wellFormed.code, (JSON.parse(wellFormed.stdout) as Json).permissionDecision], [0, 'deny'], 'the same entry, well formed');
+    settings('copilot');
   });
 });
 

@@ -15,6 +15,7 @@ import { findCurl } from '../../src/connectors/setup/hook-command.js';
 import { hookCurlrc } from '../../src/connectors/setup/hook-curlrc.js';
 import { runCli, spawnGateway } from '../helpers/gateway.js';
 import { tempHome } from '../helpers/home.js';
+import { writeHookSettings } from '../helpers/hook-settings.js';
 import { StubSidecar } from '../helpers/stub-sidecar.js';
 
 const SH_SCRIPT = fileURLToPath(new URL('../../hooks/warden-hook.sh', import.meta.url));
@@ -61,8 +62,7 @@ describe('sh hook command against a stub sidecar', () => {
   let token = '';
   /** Both scripts' settings, as setup writes them: the JSON settings file and the curlrc derived from it. */
   const settings = (connector: string, extra: Json = {}) => {
-    const values = { connector, sidecar, fail_mode: 'closed', token_file: join(home, 'hooks', `${connector}.token`), ...extra };
-    writeFileSync(join(home, 'hooks', `${connector}.json`), JSON.stringify(values));
+    const values = writeHookSettings(home, connector, { sidecar, ...extra });
     const connectorToken = readFileSync(values.token_file, 'utf8').trim();
     writeFileSync(join(home, 'hooks', `${connector}.curlrc`), hookCurlrc(values, connectorToken, { sh: '/bin/sh', curl: CURL }), { mode: 0o600 });
   };

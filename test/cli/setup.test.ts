@@ -99,7 +99,10 @@ describe('warden setup claudecode', () => {
     assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
     assert.match(readFileSync(tokenFile, 'utf8'), /^wh_[0-9a-f]{64}\n$/);
     const settings = JSON.parse(readFileSync(join(home.dir, 'hooks', 'claudecode.json'), 'utf8')) as Json;
-    assert.deepEqual(settings, { connector: 'claudecode', sidecar: 'http://127.0.0.1:18999', fail_mode: 'open', token_file: tokenFile });
+    assert.deepEqual(settings, {
+      connector: 'claudecode', sidecar: 'http://127.0.0.1:18999', fail_mode: 'open', token_file: tokenFile,
+      fail_closed: { gates: ['UserPromptSubmit', 'PreToolUse'], refusal: { stderr: '{{reason}}', exit_code: 2 } },
+    });
     assert.match(result.stdout, /no running gateway/);
     const curlrc = join(home.dir, 'hooks', 'claudecode.curlrc');
     assert.equal(statSync(curlrc).mode & 0o777, 0o600);

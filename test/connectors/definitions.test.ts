@@ -1,10 +1,11 @@
-// The agent definitions (src/connectors/<agent>/) agree with everything derived from them or copied from them: the
-// registry, what `warden setup` writes, what the decoder knows, and the hook script's literal fail-closed table.
+// The agent definitions (src/connectors/<agent>/) agree with everything derived from them: the registry, what
+// `warden setup` writes (hook entries, and the fail-closed answer in the hook script's settings), what the decoder
+// knows, and what the hook script answers for each agent when it cannot ask Warden.
 // These are the checks that would have caught Cursor's preToolUse: decoded and gated, but never installed.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +14,7 @@ import { gateEvents, installedEvents, type HookAgent } from '../../src/connector
 import type { NativeHookAnswer } from '../../src/connectors/hook-event.js';
 import { CONNECTORS } from '../../src/connectors/index.js';
 import { BUILTIN_CONNECTORS, HOOK_AGENTS } from '../../src/connectors/registry.js';
+import { installHooks, REFUSAL_REASON_MARKER, type HookSettings } from '../../src/connectors/setup/install.js';
 
 const SCRIPT = fileURLToPath(new URL('../../hooks/warden-hook.mjs', import.meta.url));
 const PAYLOADS = join(import.meta.dirname, 'payloads');
@@ -93,65 +95,86 @@ describe('agent definitions', () => {
   }
 });
 
-type FailTable = Record<string, { gates: string[]; answer: (reason: string) => NativeHookAnswer }>;
+describe("the hook script's fail-closed answers, as setup writes them", () => {
+  let home = '';
+  let userHome = '';
+  const saved = { HOME: process.env.HOME, WARDEN_HOME: process.env.WARDEN_HOME };
+  const settingsOf = (connector: string) => JSON.parse(readFileSync(join(home, 'hooks', `${connector}.json`), 'utf8')) as HookSettings;
 
-/** The hook script's literal fail-closed table, evaluated as the script would. */
-function scriptTable(): FailTable {
-  const source = readFileSync(SCRIPT, 'utf8');
-  const table = /\/\/ >>> fail-closed table[^\n]*\n(?:\/\/[^\n]*\n)*([^]*?)\n\/\/ <<< fail-closed table/.exec(source)?.[1];
-  assert.ok(table, 'the hook script marks its fail-closed table');
-  return new Function(`${table}\nreturn BLOCK;`)() as FailTable;
-}
+  before(() => {
+    home = mkdtempSync(join(tmpdir(), 'warden-failclosed-'));
+    userHome = mkdtempSync(join(tmpdir(), 'warden-failclosed-user-'));
+    Object.assign(process.env, { HOME: userHome, WARDEN_HOME: home });
+    for (const agent of HOOK_AGENTS) installHooks(agent.name, { failMode: 'closed' });
+  });
+  after(() => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    rmSync(home, { recursive: true, force: true });
+    rmSync(userHome, { recursive: true, force: true });
+  });
 
-describe("the hook script's fail-closed table", () => {
-  const SAMPLE = 'Warden could not check this event (sidecar unreachable); hooks fail closed, so it is blocked.';
-
-  it('has one entry per hook agent, with its gate events and its refusal', () => {
-    const table = scriptTable();
-    assert.deepEqual(Object.keys(table).sort(), HOOK_AGENTS.map((a) => a.name).sort());
+  it("setup writes every agent's gate events and its refusal, with the marker where the reason goes", () => {
     for (const agent of HOOK_AGENTS) {
-      const entry = table[agent.name]!;
-      assert.deepEqual([...entry.gates].sort(), gateEvents(agent).sort(), `${agent.name} gates`);
-      assert.deepEqual(entry.answer(SAMPLE), agent.refusal(SAMPLE), `${agent.name} refusal`);
+      const { fail_closed: failClosed } = settingsOf(agent.name);
+      assert.deepEqual(failClosed.gates, gateEvents(agent), `${agent.name} gates`);
+      assert.deepEqual(failClosed.refusal, agent.refusal(REFUSAL_REASON_MARKER), `${agent.name} refusal`);
     }
   });
 
-  describe('as the script runs it, with the sidecar down and hooks failing closed', () => {
-    let home = '';
-    before(() => {
-      home = mkdtempSync(join(tmpdir(), 'warden-failclosed-'));
-      mkdirSync(join(home, 'hooks'));
-      for (const agent of HOOK_AGENTS) {
-        // The discard port: nothing listens there, so connecting is refused at once.
-        writeFileSync(join(home, 'hooks', `${agent.name}.json`), JSON.stringify({ connector: agent.name, sidecar: 'http://127.0.0.1:9', fail_mode: 'closed' }));
-      }
-    });
-    after(() => rmSync(home, { recursive: true, force: true }));
+  /** Runs the hook script for `event`; `failed` hands a failure over as the sh script does, else the sidecar is down. */
+  async function runHook(connector: string, event: string, failed?: string) {
+    const args = [SCRIPT, connector, '--home', home, '--event', event, ...(failed === undefined ? [] : ['--failed', failed])];
+    const proc = spawn(process.execPath, args, { stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    proc.stdin.end(JSON.stringify({ hook_event_name: event, agent_action_name: event, event }));
+    const [code] = (await once(proc, 'exit')) as [number];
+    return { code, stdout: stdout.trim() === '' ? undefined : (JSON.parse(stdout) as Record<string, unknown>), stderr: stderr.trim() };
+  }
 
-    async function runHook(connector: string, event: string) {
-      const proc = spawn(process.execPath, [SCRIPT, connector, '--home', home, '--event', event], { stdio: 'pipe' });
-      let stdout = '';
-      let stderr = '';
-      proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      proc.stdin.end(JSON.stringify({ hook_event_name: event, agent_action_name: event, event }));
-      const [code] = (await once(proc, 'exit')) as [number];
-      return { code, stdout: stdout.trim() === '' ? undefined : (JSON.parse(stdout) as Record<string, unknown>), stderr: stderr.trim() };
-    }
+  /** The reason the script gave: on stderr, or in a stdout value; it must be the script's own words, not the marker. */
+  function reasonIn(run: Awaited<ReturnType<typeof runHook>>, what: string): string {
+    const reason = run.stderr || Object.values(run.stdout ?? {}).find((v): v is string => typeof v === 'string' && v.startsWith('Warden could not check'));
+    assert.ok(reason, `${what}: no reason in ${JSON.stringify(run)}`);
+    assert.match(reason, /^Warden could not check this \S+ event \(.*\); hooks fail closed, so it is blocked\./, what);
+    return reason;
+  }
+
+  const answerOf = (run: Awaited<ReturnType<typeof runHook>>) => ({ code: run.code, stdout: run.stdout, stderr: run.stderr });
+  const expectedOf = (refusal: NativeHookAnswer) => ({ code: refusal.exit_code, stdout: refusal.stdout, stderr: refusal.stderr?.trim() ?? '' });
+
+  describe('as the script runs it, with the sidecar down and hooks failing closed', () => {
+    before(() => {
+      // The discard port: nothing listens there, so connecting is refused at once.
+      for (const agent of HOOK_AGENTS) writeFileSync(join(home, 'hooks', `${agent.name}.json`), JSON.stringify({ ...settingsOf(agent.name), sidecar: 'http://127.0.0.1:9' }));
+    });
 
     for (const agent of HOOK_AGENTS) {
       it(`${agent.name}: the agent's refusal on a gate event, a pass on the others`, async () => {
         const gate = gateEvents(agent)[0]!;
         const refused = await runHook(agent.name, gate);
-        const reason = refused.stderr || Object.values(refused.stdout ?? {}).find((v): v is string => typeof v === 'string' && v.startsWith('Warden could not check'));
-        assert.ok(reason, `${gate}: no reason in ${JSON.stringify(refused)}`);
-        const expected = agent.refusal(reason);
-        assert.deepEqual({ code: refused.code, stdout: refused.stdout, stderr: refused.stderr }, { code: expected.exit_code, stdout: expected.stdout, stderr: expected.stderr?.trim() ?? '' }, gate);
+        const reason = reasonIn(refused, gate);
+        assert.match(reason, /sidecar unreachable at http:\/\/127\.0\.0\.1:9/);
+        assert.deepEqual(answerOf(refused), expectedOf(agent.refusal(reason)), gate);
         const passing = installedEvents(agent).find((e) => !agent.events[e]!.gate);
         if (passing === undefined) return;
         const passed = await runHook(agent.name, passing);
         assert.deepEqual([passed.code, passed.stdout], [0, undefined], passing);
       });
     }
+
+    it('puts the reason in as it is, replacement patterns and the marker itself included', async () => {
+      const cursor = HOOK_AGENTS.find((a) => a.name === 'cursor')!;
+      const odd = `sidecar said $& and $1 and ${REFUSAL_REASON_MARKER} "quoted" \\ back`;
+      const refused = await runHook('cursor', 'beforeShellExecution', odd);
+      const reason = reasonIn(refused, 'cursor');
+      assert.ok(reason.includes(odd), reason);
+      assert.deepEqual(answerOf(refused), expectedOf(cursor.refusal(reason)));
+    });
   });
 });

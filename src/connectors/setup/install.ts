@@ -1,5 +1,7 @@
 // `warden setup <connector>`: the connector's hook token, the hook script's settings file, and Warden's entries in
-// the agent's own hook configuration; `--undo` takes all three away again.
+// the agent's own hook configuration; `--undo` takes all three away again. The settings file also carries what the
+// hook script needs to fail closed in the agent's own words (its gate events and refusal), derived from the agent's
+// definition here, so the dependency-free script keeps no copy of any agent.
 import { existsSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +10,8 @@ import { wardenPaths, type WardenPaths } from '../../config/home.js';
 import { loadConfigFile } from '../../config/load.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { HookTokens } from '../hook-tokens.js';
-import { installedEvents, type SetupTarget } from '../definition.js';
+import { gateEvents, installedEvents, type HookAgent, type SetupTarget } from '../definition.js';
+import type { NativeHookAnswer } from '../hook-event.js';
 import { findConnector, findHookAgent, HOOK_AGENTS } from '../registry.js';
 import { AgentConfigError, applyConfigChange, readConfigText, type FileChange } from './config-file.js';
 import { WardenError } from '../../errors.js';
@@ -24,6 +27,21 @@ export class SetupError extends WardenError {
 
 export type FailMode = 'closed' | 'open';
 
+/** Where the reason goes in the refusal written to the settings; hooks/warden-hook.mjs replaces the same string. */
+export const REFUSAL_REASON_MARKER = '{{reason}}';
+
+/** What the hook script answers when it cannot ask Warden and hooks fail closed, from the agent's definition. */
+export interface FailClosed {
+  /** The events whose refusal stops something; on the others a closed failure passes with a warning. */
+  gates: string[];
+  /** The agent's own refusal, with REFUSAL_REASON_MARKER in each string where the script puts its reason. */
+  refusal: NativeHookAnswer;
+}
+
+export function failClosedOf(agent: Pick<HookAgent, 'events' | 'refusal'>): FailClosed {
+  return { gates: gateEvents(agent), refusal: agent.refusal(REFUSAL_REASON_MARKER) };
+}
+
 /** $WARDEN_HOME/hooks/<connector>.json, read by the hook script (hooks/warden-hook.mjs). */
 export interface HookSettings {
   connector: string;
@@ -31,16 +49,18 @@ export interface HookSettings {
   sidecar?: string;
   fail_mode: FailMode;
   token_file: string;
+  fail_closed: FailClosed;
 }
 
 export function hookConnectorNames(): string[] {
   return HOOK_AGENTS.map((a) => a.name);
 }
 
-/** One agent's setup: its configuration file's target and the events its definition installs. */
+/** One agent's setup: its configuration file's target, the events its definition installs, its fail-closed answer. */
 export interface AgentSetup extends SetupTarget {
   connector: string;
   events: readonly string[];
+  failClosed: FailClosed;
 }
 
 export function agentFor(connector: string): AgentSetup {
@@ -49,7 +69,18 @@ export function agentFor(connector: string): AgentSetup {
     throw new SetupError(`${connector} is a proxy connector: it has no hooks (its LLM traffic goes through the guardrail proxy)`);
   }
   if (!agent) throw new SetupError(`unknown connector "${connector}"; hook connectors: ${hookConnectorNames().join(', ')}`);
-  return { ...agent.setup, connector, events: installedEvents(agent) };
+  return { ...agent.setup, connector, events: installedEvents(agent), failClosed: failClosedOf(agent) };
+}
+
+/** The settings file's content for one agent. */
+export function hookSettings(agent: AgentSetup, values: { sidecar?: string; failMode: FailMode; tokenFile: string }): HookSettings {
+  return {
+    connector: agent.connector,
+    ...(values.sidecar ? { sidecar: values.sidecar } : {}),
+    fail_mode: values.failMode,
+    token_file: values.tokenFile,
+    fail_closed: agent.failClosed,
+  };
 }
 
 function agentConfigPath(agent: AgentSetup, userHome: string): string {
@@ -98,12 +129,7 @@ export function installHooks(connector: string, options: { failMode?: FailMode }
   const paths = wardenPaths();
   const defaults = configDefaults(paths);
   const tokenFile = join(paths.hooksDir, `${connector}.token`);
-  const settings: HookSettings = {
-    connector,
-    ...(defaults.sidecar ? { sidecar: defaults.sidecar } : {}),
-    fail_mode: options.failMode ?? defaults.failMode,
-    token_file: tokenFile,
-  };
+  const settings = hookSettings(agent, { sidecar: defaults.sidecar, failMode: options.failMode ?? defaults.failMode, tokenFile });
   const configPath = agentConfigPath(agent, homedir());
   const before = editing(configPath, () => readConfigText(configPath));
   const shell = detectShellRunner();
