@@ -1,5 +1,7 @@
 // Every built-in connector, one registration line each, in the order `warden setup --list` and GET /connectors
-// show them. Adding an agent: its folder (src/connectors/<agent>/, one HookAgent definition) and a line here.
+// show them. Adding an agent: its folder (src/connectors/<agent>/, one HookAgent definition) and a line here; the
+// registry, `warden setup`, the hook route and the hook script's fail-closed answer (which setup writes into the
+// script's settings file) all follow from the definition.
 import { antigravity } from './antigravity/index.js';
 import { claudecode } from './claudecode/index.js';
 import { codex } from './codex/index.js';
