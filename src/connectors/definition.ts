@@ -1,7 +1,8 @@
 // What Warden knows about one agent, in one typed object per agent (src/connectors/<agent>/): its events (phase,
 // whether setup installs it, whether it is a gate), how its native payload decodes and Warden's decision renders,
 // the agent's own refusal for when Warden cannot be asked, and the configuration file `warden setup` edits. The
-// registry, the hook route, `warden setup` and the hook script's fail-closed table are all derived from these.
+// registry, the hook route, `warden setup` and the fail-closed answer setup writes for the hook script are all
+// derived from these.
 import type { DecodedHookEvent, HookDecision, HookPhase, NativeHookAnswer } from './hook-event.js';
 import type { HookTarget } from './setup/hook-command.js';
 
