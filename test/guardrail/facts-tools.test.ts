@@ -134,20 +134,31 @@ describe('robustness', () => {
     assert.equal(shell(`${'('.repeat(60)}ls${')'.repeat(60)}`).parsed, true);
   });
 
-  it('stays fast on pathological input', () => {
-    const inputs = ['(('.repeat(50000), '$(('.repeat(30000), "'a'".repeat(50000), '${a}'.repeat(40000), 'a|'.repeat(50000) + 'a', '\\\n'.repeat(50000), 'x=(' + ' a'.repeat(50000) + ')'];
-    for (const input of inputs) {
+  // Linear time, checked as growth rather than a wall-clock limit (which fails on a busy machine): 4 x the input
+  // may cost at most 10 x the time (linear measures 1-7 x here, garbage collection included); a quadratic parser
+  // takes 16 x. Best of three runs each, to damp noise; below 1 ms an input is too fast to matter.
+  const growth = (input: (n: number) => string, n: number): number => {
+    const best = (text: string) => Math.min(...[0, 1, 2].map(() => {
       const started = performance.now();
-      shell(input);
-      assert.ok(performance.now() - started < 500, input.slice(0, 12));
-    }
+      shell(text);
+      return performance.now() - started;
+    }));
+    const small = best(input(n));
+    return best(input(4 * n)) / Math.max(small, 1);
+  };
+
+  it('stays linear on pathological input', () => {
+    const inputs: [string, (n: number) => string][] = [
+      ['((', (n) => '(('.repeat(n)], ['$((', (n) => '$(('.repeat(n)], ["'a'", (n) => "'a'".repeat(n)], ['${a}', (n) => '${a}'.repeat(n)],
+      ['a|', (n) => 'a|'.repeat(n) + 'a'], ['\\\n', (n) => '\\\n'.repeat(n)], ['x=(', (n) => 'x=(' + ' a'.repeat(n) + ')'],
+    ];
+    for (const [name, input] of inputs) assert.ok(growth(input, 12_500) < 10, name);
   });
 
   it('deduplicates in linear time and never merges different argvs', () => {
-    const many = Array.from({ length: 20000 }, (_, i) => `rm f${i}`).join('\n');
-    const started = performance.now();
-    assert.equal(shell(many).commands.length, 20000);
-    assert.ok(performance.now() - started < 1000);
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `rm f${i}`).join('\n');
+    assert.equal(shell(many(20000)).commands.length, 20000);
+    assert.ok(growth(many, 5000) < 10);
     // Joined with NUL, these two argvs and these two pipelines would collide.
     assert.deepEqual(shell("rm $'/\\0'; rm / ''").commands.map((c) => c.args), [['/\0'], ['/', '']]);
     assert.deepEqual(shell("curl x | $'bash\\0sh'; curl x | bash | sh").pipelines, [['curl', 'bash\0sh'], ['curl', 'bash', 'sh']]);
