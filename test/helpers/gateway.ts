@@ -57,7 +57,8 @@ export async function spawnGateway(env: NodeJS.ProcessEnv, args: string[] = ['st
   let stderr = '';
   proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const ready = await new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within 10 s; stderr: ${stderr}`)), 10_000);
+    // Generous: a loaded 2-core machine can take several seconds to start Node and compile the rule packs.
+    const timer = setTimeout(() => reject(new Error(`no ready line within 30 s; stderr: ${stderr}`)), 30_000);
     proc.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /^ready sidecar=(\S+) proxy=(\S+)$/m.exec(stdout);
