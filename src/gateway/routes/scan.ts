@@ -1,6 +1,8 @@
 // The sidecar's scanning routes (spec document 1, "Scanning, egress records, assets"): scan a local skill or
-// plugin folder, run the code scanner over a path, persist a scanner result, and package a skill as tar.gz.
-// Scans run in a small worker pool, created on first use, so hook traffic is never stuck behind a scan.
+// plugin folder, an MCP server (URL) or the MCP servers an agent configuration defines, run the code scanner
+// over a path, persist a scanner result, and package a skill as tar.gz. Skill scans run in a small worker pool,
+// created on first use, so hook traffic is never stuck behind a scan; MCP scans wait on the network, not the CPU,
+// and run on the event loop.
 import { basename, join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,6 +10,10 @@ import { create as createTar } from 'tar';
 import Type from 'typebox';
 import { oneOf } from '../../config/schema.js';
 import { WardenError } from '../../errors.js';
+import { AGENT_MCP_CONFIGS } from '../../scanners/mcp/definitions.js';
+import { scanMcpServers } from '../../scanners/mcp/scan.js';
+import { definitionsOf, isUrlTarget } from '../../scanners/mcp/targets.js';
+import { ToolHashStore } from '../../scanners/mcp/tool-hashes.js';
 import { AGENT_SKILL_FOLDERS, confinePath, envRoots, expandHome, homeOf, PathRejected, rootForms, rootsOf } from '../../scanners/paths.js';
 import type { ScanOptions } from '../../scanners/types.js';
 import { ScanPool } from '../../scanners/pool/pool.js';
@@ -17,6 +23,13 @@ import { redactCallerData } from '../caller-data.js';
 
 const Target = Type.String({ minLength: 1, maxLength: 4096, description: 'local path' });
 const ScanBody = Type.Object({ target: Target, ...ScanFlags }, { additionalProperties: false });
+const McpBody = Type.Object(
+  {
+    target: Type.String({ minLength: 1, maxLength: 4096, description: 'an http(s) URL of a remote MCP server, or an absolute path: an agent\'s MCP configuration file or a project folder' }),
+    use_osv: ScanFlags.use_osv,
+  },
+  { additionalProperties: false },
+);
 const CodeBody = Type.Object({ path: Target, policy: ScanFlags.policy }, { additionalProperties: false });
 const ResultBody = Type.Object(
   {
@@ -40,7 +53,12 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   let pool: ScanPool | undefined;
   const scanner = () => (pool ??= new ScanPool(2));
-  fastify.addHook('onClose', async () => pool?.close());
+  // Tool definition hashes of the MCP servers scanned (rug pulls), opened on first use.
+  let toolHashes: ToolHashStore | undefined;
+  fastify.addHook('onClose', async () => {
+    toolHashes?.close();
+    await pool?.close();
+  });
 
   // Where scans may read, from the settings in force (a reload changes them): the configured skill, plugin and
   // allowed roots, the user's agent skill folders and SKILL_SCANNER_ALLOWED_ROOTS.
@@ -49,6 +67,9 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     const folders = [...skill_roots, ...plugin_roots, ...allowed_roots, ...AGENT_SKILL_FOLDERS, ...(envRoots(ctx.settings.env) ?? [])];
     return rootsOf(folders, homeOf(ctx.settings.env));
   };
+
+  // An MCP scan may also read the agents' own MCP configuration files.
+  const mcpRoots = () => [...scanRoots(), ...rootsOf(AGENT_MCP_CONFIGS.map((entry) => entry.path), homeOf(ctx.settings.env))];
 
   const scan = async (target: string, options: Partial<ScanOptions>) => {
     const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env, roots: scanRoots() });
@@ -75,6 +96,22 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
   app.post('/api/v1/scan/code', { schema: { body: CodeBody } }, async (request) =>
     scan(request.body.path, { lenient: true, use_behavioral: true, policy: request.body.policy ?? 'balanced' }),
   );
+
+  app.post('/v1/mcp/scan', { schema: { body: McpBody } }, async (request) => {
+    const { target, use_osv } = request.body;
+    const roots = mcpRoots();
+    const definitions = definitionsOf(target, (path) => confinePath(path, roots));
+    const result = await scanMcpServers(definitions, target, {
+      inspector: ctx.inspector, env: ctx.settings.env, use_osv, hashes: (toolHashes ??= new ToolHashStore(ctx.settings.paths.mcpDb)),
+      unreachableIsError: isUrlTarget(target),
+    });
+    await ctx.audit.append({
+      action: `scan-${result.is_safe ? 'safe' : 'unsafe'}`, target: redactCallerData(ctx, target), severity: result.max_severity === 'NONE' ? 'INFO' : result.max_severity,
+      details: `${result.findings_count} findings, ${result.servers.length} MCP servers`,
+      structured: { scan_id: result.scan_id, target_type: 'mcp', max_severity: result.max_severity, unscannable: result.unscannable.map((u) => u.name) },
+    });
+    return result;
+  });
 
   app.post('/scan/result', { schema: { body: ResultBody } }, async (request) => {
     const result = request.body;
