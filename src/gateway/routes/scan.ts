@@ -71,8 +71,9 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
   // An MCP scan may also read the agents' own MCP configuration files.
   const mcpRoots = () => [...scanRoots(), ...rootsOf(AGENT_MCP_CONFIGS.map((entry) => entry.path), homeOf(ctx.settings.env))];
 
-  const scan = async (target: string, options: Partial<ScanOptions>) => {
-    const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env, roots: scanRoots() });
+  // `source`: a source tree (code scanner), not a skill.
+  const scan = async (target: string, options: Partial<ScanOptions>, source = false) => {
+    const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env, roots: scanRoots(), source });
     if (!outcome.ok) throw new WardenError(outcome.code, outcome.detail, { statusCode: outcome.status, expose: outcome.status < 500 });
     await ctx.audit.append({
       action: `scan-${outcome.result.is_safe ? 'safe' : 'unsafe'}`, target: outcome.result.skill_name, severity: outcome.result.max_severity === 'NONE' ? 'INFO' : outcome.result.max_severity,
@@ -92,9 +93,10 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     return scan(target, { ...options, lenient: true });
   });
 
-  // The code scanner: the static and behavioral analyzers over the source files of any folder.
+  // The code scanner: secrets, dangerous calls and the behavioral analyzer's data flows over the source files of
+  // any folder; a source tree has no SKILL.md, so no skill-manifest findings.
   app.post('/api/v1/scan/code', { schema: { body: CodeBody } }, async (request) =>
-    scan(request.body.path, { lenient: true, use_behavioral: true, policy: request.body.policy ?? 'balanced' }),
+    scan(request.body.path, { lenient: true, use_behavioral: true, policy: request.body.policy ?? 'balanced' }, true),
   );
 
   app.post('/v1/mcp/scan', { schema: { body: McpBody } }, async (request) => {
