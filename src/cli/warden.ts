@@ -7,6 +7,7 @@ import { describeFailure } from './failure.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFleet } from './commands/fleet.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerSetup } from './commands/setup.js';
 import { registerSkill } from './commands/skill.js';
@@ -26,6 +27,7 @@ registerSetup(program);
 registerAudit(program);
 registerProxy(program);
 registerSkill(program);
+registerMcp(program);
 registerFleet(program);
 
 try {
