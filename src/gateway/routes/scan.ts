@@ -14,6 +14,7 @@ import { AGENT_MCP_CONFIGS } from '../../scanners/mcp/definitions.js';
 import { scanMcpServers } from '../../scanners/mcp/scan.js';
 import { definitionsOf, isUrlTarget } from '../../scanners/mcp/targets.js';
 import { ToolHashStore } from '../../scanners/mcp/tool-hashes.js';
+import { scanPlugin } from '../../scanners/plugin/scan.js';
 import { AGENT_SKILL_FOLDERS, confinePath, envRoots, expandHome, homeOf, PathRejected, rootForms, rootsOf } from '../../scanners/paths.js';
 import type { ScanOptions } from '../../scanners/types.js';
 import { ScanPool } from '../../scanners/pool/pool.js';
@@ -71,15 +72,21 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
   // An MCP scan may also read the agents' own MCP configuration files.
   const mcpRoots = () => [...scanRoots(), ...rootsOf(AGENT_MCP_CONFIGS.map((entry) => entry.path), homeOf(ctx.settings.env))];
 
-  // `source`: a source tree (code scanner), not a skill.
-  const scan = async (target: string, options: Partial<ScanOptions>, source = false) => {
+  // A skill scan in the pool; `source`: a source tree (code scanner, a plugin's files), not a skill.
+  const runPooled = async (target: string, options: Partial<ScanOptions>, source = false) => {
     const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env, roots: scanRoots(), source });
     if (!outcome.ok) throw new WardenError(outcome.code, outcome.detail, { statusCode: outcome.status, expose: outcome.status < 500 });
-    await ctx.audit.append({
-      action: `scan-${outcome.result.is_safe ? 'safe' : 'unsafe'}`, target: outcome.result.skill_name, severity: outcome.result.max_severity === 'NONE' ? 'INFO' : outcome.result.max_severity,
-      details: `${outcome.result.findings_count} findings`, structured: { scan_id: outcome.result.scan_id, path: outcome.result.skill_path, max_severity: outcome.result.max_severity },
-    });
     return outcome.result;
+  };
+  const openToolHashes = () => (toolHashes ??= new ToolHashStore(ctx.settings.paths.mcpDb));
+
+  const scan = async (target: string, options: Partial<ScanOptions>, source = false) => {
+    const result = await runPooled(target, options, source);
+    await ctx.audit.append({
+      action: `scan-${result.is_safe ? 'safe' : 'unsafe'}`, target: result.skill_name, severity: result.max_severity === 'NONE' ? 'INFO' : result.max_severity,
+      details: `${result.findings_count} findings`, structured: { scan_id: result.scan_id, path: result.skill_path, max_severity: result.max_severity },
+    });
+    return result;
   };
 
   app.post('/v1/skill/scan', { schema: { body: ScanBody } }, async (request) => {
@@ -87,10 +94,21 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     return scan(target, options);
   });
 
-  // A plugin (skills, commands, agents, hooks, MCP config) has no SKILL.md of its own: every file is read.
+  // A plugin (manifest, commands, agents, skills, hooks, MCP servers): its files as a source tree, each bundled
+  // skill, each hook command and each MCP server, by the scanner that fits it.
   app.post('/v1/plugin/scan', { schema: { body: ScanBody } }, async (request) => {
     const { target, ...options } = request.body;
-    return scan(target, { ...options, lenient: true });
+    const root = confinePath(target, scanRoots(), 'directory');
+    const result = await scanPlugin(root, {
+      scanFolder: (directory, source) => runPooled(directory, { ...options, lenient: true }, source),
+      inspector: ctx.inspector,
+      mcp: { env: ctx.settings.env, use_osv: options.use_osv, hashes: openToolHashes() },
+    });
+    await ctx.audit.append({
+      action: `scan-${result.is_safe ? 'safe' : 'unsafe'}`, target: result.plugin_name, severity: result.max_severity === 'NONE' ? 'INFO' : result.max_severity,
+      details: `${result.findings_count} findings`, structured: { scan_id: result.scan_id, target_type: 'plugin', path: result.plugin_path, max_severity: result.max_severity },
+    });
+    return result;
   });
 
   // The code scanner: secrets, dangerous calls and the behavioral analyzer's data flows over the source files of
@@ -104,7 +122,7 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     const roots = mcpRoots();
     const definitions = definitionsOf(target, (path) => confinePath(path, roots));
     const result = await scanMcpServers(definitions, target, {
-      inspector: ctx.inspector, env: ctx.settings.env, use_osv, hashes: (toolHashes ??= new ToolHashStore(ctx.settings.paths.mcpDb)),
+      inspector: ctx.inspector, env: ctx.settings.env, use_osv, hashes: openToolHashes(),
       unreachableIsError: isUrlTarget(target),
     });
     await ctx.audit.append({

@@ -6,7 +6,7 @@
 // RE2 (linear time): descriptions are written by whoever runs the server.
 import RE2 from 're2';
 import type { Inspector } from '../../guardrail/inspector.js';
-import { redactEvidence } from '../../guardrail/redact.js';
+import { fromGuardrail } from '../guardrail-findings.js';
 import { snippetAt } from '../snippet.js';
 import type { AnalyzerFinding, ScanCategory } from '../types.js';
 import { SCANNER_LIMITS } from '../limits.js';
@@ -59,10 +59,6 @@ const CHECKS: readonly Check[] = [
   },
 ];
 
-const GUARDRAIL_CATEGORY: Record<string, ScanCategory> = {
-  'trust-exploit': 'prompt_injection', secret: 'hardcoded_secrets', 'sensitive-path': 'data_exfiltration', c2: 'data_exfiltration',
-  command: 'command_injection', 'cognitive-file': 'prompt_injection', 'enterprise-data': 'data_exfiltration',
-};
 
 const label = (item: DefinitionText) => (item.kind === 'instructions' ? 'server instructions' : `${item.kind} ${item.name}`);
 
@@ -81,13 +77,8 @@ export function poisoningFindings(item: DefinitionText, inspector: Inspector): A
     });
   }
   for (const finding of inspector.text(text).findings) {
-    findings.push({
-      rule_id: finding.rule.id, category: GUARDRAIL_CATEGORY[finding.rule.category] ?? 'policy_violation', severity: finding.rule.severity,
-      title: `${finding.rule.title} in ${label(item)}`,
-      description: `The guardrail rule ${finding.rule.id} matches the ${label(item)} (evidence ${redactEvidence(finding.evidence)}).`,
-      remediation: 'Read the definition before installing the server; the model reads it as instructions.',
-      metadata: { ...metadata, confidence: finding.rule.confidence },
-    });
+    const converted = fromGuardrail(finding, label(item), 'Read the definition before installing the server; the model reads it as instructions.');
+    findings.push({ ...converted, metadata: { ...metadata, ...converted.metadata } });
   }
   return findings;
 }
