@@ -17,6 +17,6 @@ export const SCANNER_LIMITS = defineLimits('Scanners', 'src/scanners/limits.ts',
   mcpMaxItems: { value: 1000, unit: 'count', what: 'Tools, prompts and resources read from one MCP server, each.' },
   mcpTextChars: { value: 64_000, unit: 'characters', what: 'Text of one MCP tool, prompt or resource definition inspected; the rest is cut.' },
   mcpConfigBytes: { value: 4 * MiB, unit: 'bytes', what: 'An agent configuration file read for MCP server definitions; a larger one is refused.' },
-  mcpServers: { value: 200, unit: 'count', what: 'MCP server definitions scanned in one request.' },
+  mcpServers: { value: 200, unit: 'count', what: 'MCP server definitions scanned at once; the rest are counted in `servers_skipped`, not looked at.' },
   llmSkillContentChars: { value: 60_000, unit: 'characters', what: 'Skill content put in the `llm` analyzer\'s prompt; the rest is cut.' },
 });

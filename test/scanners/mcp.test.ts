@@ -15,6 +15,7 @@ import { scanMcpServers, type McpScanResult } from '../../src/scanners/mcp/scan.
 import { definitionsOf, discoverDefinitions } from '../../src/scanners/mcp/targets.js';
 import { ToolHashStore } from '../../src/scanners/mcp/tool-hashes.js';
 import { startMcpServer, type TestMcpServer } from '../helpers/mcp-server.js';
+import { startMockLlm } from '../helpers/mock-llm.js';
 
 const inspector = new Inspector(new InspectionEngine(loadRulePack('default')), {
   mode: 'action', blockAt: 'CRITICAL', alertAt: 'MEDIUM', hiltEnabled: false, hiltMinSeverity: 'HIGH',
@@ -116,6 +117,34 @@ describe('MCP scanner', () => {
     const result = await scanMcpServers([{ name: 'gone', agent: 'cursor', url: target, args: [] }], 'x', { inspector, env: {} });
     assert.deepEqual(rules(result), ['MCP-SERVER-UNREACHABLE']);
     await assert.rejects(scanMcpServers([{ name: 'gone', agent: 'unknown', url: target, args: [] }], target, { inspector, env: {}, unreachableIsError: true }), { code: 'WARDEN_ERR_SCAN_MCP_UNREACHABLE' });
+  });
+
+  test('use_osv: a pinned npx package with a known vulnerability is reported against its server', async () => {
+    const osv = await startMockLlm();
+    osv.fallback = (request) => request.path === '/v1/querybatch'
+      ? { kind: 'json', body: { results: (JSON.parse(request.body) as { queries: { package: { name: string } }[] }).queries.map((q) => (q.package.name === 'mcp-remote' ? { vulns: [{ id: 'GHSA-6xpm-ggf7-wc3p' }] } : {})) } }
+      : { kind: 'json', body: { id: 'GHSA-6xpm-ggf7-wc3p', summary: 'OS command injection in mcp-remote', database_specific: { severity: 'CRITICAL' } } };
+    try {
+      const definitions: McpServerDefinition[] = [
+        { name: 'remote', agent: 'claude-code', source: '/x/.mcp.json', command: 'npx', args: ['-y', 'mcp-remote@0.1.15', 'https://example.com/sse'] },
+        { name: 'time', agent: 'codex', command: 'uvx', args: ['mcp-server-time==0.6.2'] },
+      ];
+      const result = await scanMcpServers(definitions, 'x', { inspector, env: { SKILL_SCANNER_OSV_URL: osv.url }, use_osv: true });
+      const batch = osv.requests.find((r) => r.path === '/v1/querybatch')!;
+      assert.deepEqual(JSON.parse(batch.body), { queries: [
+        { package: { name: 'mcp-remote', ecosystem: 'npm' }, version: '0.1.15' },
+        { package: { name: 'mcp-server-time', ecosystem: 'PyPI' }, version: '0.6.2' },
+      ] });
+      const finding = result.findings.find((f) => f.rule_id === 'OSV-GHSA-6xpm-ggf7-wc3p');
+      assert.ok(finding, rules(result).join(', '));
+      assert.equal(finding.analyzer, 'osv');
+      assert.equal(finding.severity, 'CRITICAL');
+      assert.equal(finding.file_path, '/x/.mcp.json');
+      assert.equal((finding.metadata as { server: string }).server, 'remote');
+      assert.equal(result.is_safe, false);
+    } finally {
+      await osv.close();
+    }
   });
 
   test('launch: npx and uvx packages, pinned or not; everything else unscannable', () => {
