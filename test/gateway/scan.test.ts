@@ -100,6 +100,18 @@ scanner:
     assert.equal(row.severity, 'HIGH');
   });
 
+  test('/scan/result persists a plugin or MCP scanner result too, and refuses a result that names nothing', async () => {
+    assert.equal((await post('/scan/result', { plugin_name: 'quick-sync', is_safe: false, max_severity: 'CRITICAL', target_type: 'plugin' })).status, 200);
+    assert.equal((await post('/scan/result', { target: 'https://mcp.example.com/mcp', is_safe: true, max_severity: 'NONE', target_type: 'mcp', servers: [] })).status, 200);
+    assert.equal((await post('/scan/result', { is_safe: true, max_severity: 'NONE' })).status, 400);
+    await gw.gateway.flushAudit();
+    const reader = new AuditReader(gw.gateway.settings.paths.auditDb);
+    const rows = [...reader.events()];
+    reader.close();
+    assert.ok(rows.some((r) => r.action === 'scan-result-unsafe' && r.target === 'quick-sync' && r.severity === 'CRITICAL'));
+    assert.ok(rows.some((r) => r.action === 'scan-result-safe' && r.target === 'https://mcp.example.com/mcp' && r.severity === 'INFO'));
+  });
+
   test('/v1/skill/fetch streams a tar.gz of a skill under a configured root, and refuses escapes', async () => {
     const response = await post('/v1/skill/fetch', { name: 'release-notes' });
     assert.equal(response.status, 200);

@@ -32,17 +32,21 @@ const McpBody = Type.Object(
   { additionalProperties: false },
 );
 const CodeBody = Type.Object({ path: Target, policy: ScanFlags.policy }, { additionalProperties: false });
-const ResultBody = Type.Object(
-  {
-    skill_name: Type.String({ minLength: 1, maxLength: 256 }),
-    is_safe: Type.Boolean(),
-    max_severity: Type.String({ maxLength: 16 }),
-    findings_count: Type.Optional(Type.Integer({ minimum: 0 })),
-    scan_id: Type.Optional(Type.String({ maxLength: 64 })),
-    target_type: Type.Optional(oneOf(['skill', 'plugin', 'mcp', 'code'] as const)),
-  },
-  { additionalProperties: true },
-);
+const ResultFields = {
+  is_safe: Type.Boolean(),
+  max_severity: Type.String({ maxLength: 16 }),
+  findings_count: Type.Optional(Type.Integer({ minimum: 0 })),
+  scan_id: Type.Optional(Type.String({ maxLength: 64 })),
+  target_type: Type.Optional(oneOf(['skill', 'plugin', 'mcp', 'code'] as const)),
+};
+const ResultName = Type.String({ minLength: 1, maxLength: 256 });
+// Any scanner's result: a skill or code result names its skill_name, a plugin result its plugin_name, an MCP
+// result its target (URL or configuration path).
+const ResultBody = Type.Union([
+  Type.Object({ ...ResultFields, skill_name: ResultName }, { additionalProperties: true }),
+  Type.Object({ ...ResultFields, plugin_name: ResultName }, { additionalProperties: true }),
+  Type.Object({ ...ResultFields, target: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: true }),
+]);
 const FetchBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/\\\\\\0]+$' }), kind: Type.Optional(oneOf(['skill', 'plugin'] as const)) },
   { additionalProperties: false },
@@ -135,9 +139,10 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
 
   app.post('/scan/result', { schema: { body: ResultBody } }, async (request) => {
     const result = request.body;
+    const name = 'skill_name' in result ? result.skill_name : 'plugin_name' in result ? result.plugin_name : result.target;
     await ctx.audit.append({
       action: `scan-result-${result.is_safe ? 'safe' : 'unsafe'}`,
-      target: redactCallerData(ctx, result.skill_name),
+      target: redactCallerData(ctx, name),
       severity: AUDIT_SEVERITIES.has(result.max_severity) ? (result.max_severity as 'INFO') : 'INFO',
       details: result.findings_count === undefined ? undefined : `${result.findings_count} findings`,
       structured: redactCallerData(ctx, result),
