@@ -16,7 +16,7 @@ export const SCANNER_LIMITS = defineLimits('Scanners', 'src/scanners/limits.ts',
   mcpListPages: { value: 20, unit: 'count', what: 'Pages of one MCP list (tools, prompts or resources) followed; the rest is reported as not read.' },
   mcpMaxItems: { value: 1000, unit: 'count', what: 'Tools, prompts and resources read from one MCP server, each.' },
   mcpTextChars: { value: 64_000, unit: 'characters', what: 'Text of one MCP tool, prompt or resource definition inspected; the rest is cut.' },
-  mcpConfigBytes: { value: 4 * MiB, unit: 'bytes', what: 'An agent configuration file read for MCP server definitions; a larger one is refused.' },
+  mcpConfigBytes: { value: 32 * MiB, unit: 'bytes', what: 'An agent configuration file read for MCP server definitions; a larger one is refused (Claude Code keeps project history in `~/.claude.json`, which grows to megabytes).' },
   mcpServers: { value: 200, unit: 'count', what: 'MCP server definitions scanned at once; the rest are counted in `servers_skipped`, not looked at.' },
   llmSkillContentChars: { value: 60_000, unit: 'characters', what: 'Skill content put in the `llm` analyzer\'s prompt; the rest is cut.' },
 });

@@ -28,7 +28,7 @@ export interface PluginScanResult {
   findings_count: number;
   findings: Finding[];
   manifest?: PluginLayout['manifest'];
-  components: { commands: string[]; agents: string[]; skills: string[]; hooks: Omit<PluginHook, 'prompt'>[]; mcp_servers: string[] };
+  components: { commands: string[]; agents: string[]; skills: string[]; hooks: PluginHook[]; mcp_servers: string[] };
   /** The bundled skills' verdicts (their findings are in `findings`, with paths from the plugin root). */
   skills: { path: string; skill_name: string; is_safe: boolean; max_severity: ScanResult['max_severity'] }[];
   mcp?: Pick<McpScanResult, 'servers' | 'unscannable' | 'is_safe'>;
@@ -74,7 +74,8 @@ export async function scanPlugin(root: string, deps: PluginScanDeps): Promise<Pl
     collected.push(...mcp.findings.map((f) => ({ ...f, file_path: rel(f.file_path) })));
   }
 
-  const findings: Finding[] = collected.map(({ id: _id, ...finding }: Located & { id?: string }, i) => ({ id: `${finding.analyzer}-${i + 1}`, ...finding }));
+  // Numbered anew across the parts (a skill scan's own ids would repeat).
+  const findings: Finding[] = collected.map((finding, i) => ({ ...finding, id: `${finding.analyzer}-${i + 1}` }));
   const own = collected.filter((f) => f.analyzer === 'plugin' || f.analyzer === 'hooks');
   const parts = [files!, ...skillResults];
   return {
@@ -89,7 +90,7 @@ export async function scanPlugin(root: string, deps: PluginScanDeps): Promise<Pl
     ...(layout.manifest ? { manifest: layout.manifest } : {}),
     components: {
       commands: layout.commands, agents: layout.agents, skills: layout.skills,
-      hooks: layout.hooks.map(({ prompt: _prompt, ...hook }) => hook), mcp_servers: layout.mcpServers.map((d) => d.name),
+      hooks: layout.hooks, mcp_servers: layout.mcpServers.map((d) => d.name),
     },
     skills: skillResults.map((r, i) => ({ path: layout.skills[i]!, skill_name: r.skill_name, is_safe: r.is_safe, max_severity: r.max_severity })),
     ...(mcp ? { mcp: { servers: mcp.servers, unscannable: mcp.unscannable, is_safe: mcp.is_safe } } : {}),
