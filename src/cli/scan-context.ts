@@ -1,8 +1,12 @@
 // What the scanning commands (`warden mcp scan`, `warden plugin scan`) need from the local installation: the
-// settings (config.yaml and .env of $WARDEN_HOME, never created here), the guardrail inspector built from the
-// configured rule pack, as the gateway builds it, and the MCP tool-hash store the gateway's scans share.
-import { mkdirSync } from 'node:fs';
-import { loadSettings, type Settings } from '../config/settings.js';
+// configuration (config.yaml and .env of $WARDEN_HOME when it exists, the built-in defaults otherwise: a scan
+// must work before the gateway was ever started, and never creates config.yaml), the guardrail inspector built
+// from the configured rule pack as the gateway builds it, and the MCP tool-hash store the gateway's scans share.
+import { existsSync, mkdirSync } from 'node:fs';
+import { wardenPaths } from '../config/home.js';
+import { parseConfig } from '../config/load.js';
+import { loadSettings } from '../config/settings.js';
+import { DEFAULT_CONFIG_TEXT } from '../config/write.js';
 import { InspectionEngine } from '../guardrail/engine.js';
 import { Inspector } from '../guardrail/inspector.js';
 import { loadRulePack } from '../guardrail/rules/load.js';
@@ -10,21 +14,24 @@ import { verdictThresholds } from '../guardrail/thresholds.js';
 import { ToolHashStore } from '../scanners/mcp/tool-hashes.js';
 
 export interface ScanContext {
-  settings: Settings;
+  /** The process environment over $WARDEN_HOME/.env (SKILL_SCANNER_OSV_URL and the like). */
+  env: Record<string, string | undefined>;
   inspector: Inspector;
   /** The tool-hash store in $WARDEN_HOME/mcp.db (the folder is created when missing). */
   openToolHashes(): ToolHashStore;
 }
 
-export function localScanContext(env: NodeJS.ProcessEnv = process.env): ScanContext {
-  const settings = loadSettings({ env });
-  const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
+export function localScanContext(processEnv: NodeJS.ProcessEnv = process.env): ScanContext {
+  const paths = wardenPaths(processEnv);
+  const settings = existsSync(paths.config) ? loadSettings({ env: processEnv }) : undefined;
+  const config = settings?.config ?? parseConfig(DEFAULT_CONFIG_TEXT, 'built-in defaults');
+  const engine = new InspectionEngine(loadRulePack(config.guardrail.rule_pack, [paths.rulesDir]));
   return {
-    settings,
-    inspector: new Inspector(engine, verdictThresholds(settings.config)),
+    env: settings?.env ?? { ...processEnv },
+    inspector: new Inspector(engine, verdictThresholds(config)),
     openToolHashes() {
-      mkdirSync(settings.paths.home, { recursive: true, mode: 0o700 });
-      return new ToolHashStore(settings.paths.mcpDb);
+      mkdirSync(paths.home, { recursive: true, mode: 0o700 });
+      return new ToolHashStore(paths.mcpDb);
     },
   };
 }

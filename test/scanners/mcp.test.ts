@@ -74,7 +74,7 @@ describe('MCP scanner', () => {
     assert.deepEqual(server.server_info, { name: 'test-mcp', version: '1.0.0' });
   });
 
-  test('a poisoned tool description: hidden instructions, a request for the user's keys and shadowing of another tool', async () => {
+  test('a poisoned tool description: hidden instructions, a request for the user\'s keys and shadowing of another tool', async () => {
     const result = await scanMcpServers(url(poisoned), poisoned.url, deps());
     assert.equal(result.is_safe, false);
     for (const rule of ['MCP-HIDDEN-INSTRUCTIONS', 'MCP-FILE-REQUEST', 'MCP-TOOL-SHADOWING']) assert.ok(rules(result).includes(rule), `${rule} in ${rules(result).join(', ')}`);

@@ -4,23 +4,14 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { Finding } from '../../scanners/types.js';
 import type { McpScanResult } from '../../scanners/mcp/scan.js';
+import { findingLines } from '../scan-report.js';
 
 interface McpScanOptions {
   useOsv?: boolean;
   record: boolean;
   format: 'table' | 'json';
   output?: string;
-}
-
-/** One line per finding, the server (or other subject in metadata) named. */
-export function findingLines(findings: readonly Finding[]): string[] {
-  return findings.map((f) => {
-    const subject = (f.metadata as { server?: string } | undefined)?.server;
-    const where = f.file_path ? ` ${f.file_path}${f.line_number ? `:${f.line_number}` : ''}` : '';
-    return `  ${f.severity.padEnd(8)} ${f.rule_id}${subject ? ` [${subject}]` : ''}${where}  ${f.title}`;
-  });
 }
 
 function table(result: McpScanResult, warnings: string[]): string {
@@ -80,7 +71,7 @@ async function scanAndReport(target: string | undefined, options: McpScanOptions
   let result: McpScanResult;
   try {
     result = await scanMcpServers(definitions, named, {
-      inspector: context.inspector, env: context.settings.env, use_osv: options.useOsv ?? false, hashes, unreachableIsError: target !== undefined && isUrlTarget(target),
+      inspector: context.inspector, env: context.env, use_osv: options.useOsv ?? false, hashes, unreachableIsError: target !== undefined && isUrlTarget(target),
     });
   } finally {
     hashes?.close();
