@@ -8,6 +8,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 
 export interface McpSpec {
   tools: { name: string; description: string }[];
+  /** When set, requests without `authorization: Bearer <token>` are answered 401. */
+  token?: string;
   prompts?: { name: string; description: string }[];
   resources?: { name: string; uri: string; description: string }[];
 }
@@ -34,6 +36,10 @@ export async function startMcpServer(spec: McpSpec): Promise<TestMcpServer> {
   const state = { spec, requests: 0 };
   const http: Server = createServer((req, res) => {
     state.requests++;
+    if (state.spec.token !== undefined && req.headers.authorization !== `Bearer ${state.spec.token}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

@@ -165,6 +165,24 @@ describe('MCP scanner', () => {
     }
   });
 
+  test('a remote server\'s headers from the configuration are sent to it; a header naming a variable is not', async () => {
+    const server = await startMcpServer({ token: 's3cret-value', tools: [{ name: 'ping', description: 'Answers pong.' }] });
+    try {
+      const config = join(dir, 'headers.json');
+      writeFileSync(config, JSON.stringify({ mcpServers: {
+        literal: { type: 'http', url: server.url, headers: { Authorization: 'Bearer s3cret-value' } },
+        variable: { type: 'http', url: server.url, headers: { Authorization: 'Bearer ${API_TOKEN}' } },
+      } }));
+      const result = await scanMcpServers(readDefinitions(config), config, { inspector, env: {} });
+      const byName = new Map(result.servers.map((s) => [s.name, s]));
+      assert.deepEqual(byName.get('literal')!.tools!.map((t) => t.name), ['ping']);
+      assert.match(byName.get('variable')!.error ?? '', /401|nauthori[sz]ed/i);
+      assert.ok(!JSON.stringify(result).includes('s3cret-value'), 'the header value is never reported');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('launch: npx and uvx packages, pinned or not; everything else unscannable', () => {
     const cases: [string, string[], string][] = [
       ['npx', ['-y', '@modelcontextprotocol/server-filesystem@2025.8.21', '/tmp'], 'npx npm @modelcontextprotocol/server-filesystem pinned'],

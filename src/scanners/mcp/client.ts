@@ -61,12 +61,13 @@ async function listAll<T>(what: string, fetchPage: (cursor?: string) => Promise<
   return items.slice(0, SCANNER_LIMITS.mcpMaxItems);
 }
 
-export async function listServer(url: URL, timeoutMs = SCANNER_LIMITS.mcpTimeoutMs): Promise<McpListing> {
+/** `headers`: what the agent's configuration sends to this server (its API key, say). */
+export async function listServer(url: URL, timeoutMs = SCANNER_LIMITS.mcpTimeoutMs, headers: Record<string, string> = {}): Promise<McpListing> {
   const deadline = AbortSignal.timeout(timeoutMs);
   const client = new Client({ name: 'warden-mcp-scanner', version: VERSION }, { capabilities: {} });
   const options = () => ({ signal: deadline, timeout: timeoutMs });
   try {
-    await client.connect(new StreamableHTTPClientTransport(url), options());
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }), options());
     const capabilities = client.getServerCapabilities() ?? {};
     const truncated: string[] = [];
     const tools = capabilities.tools

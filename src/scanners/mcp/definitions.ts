@@ -21,6 +21,12 @@ export interface McpServerDefinition {
   args: string[];
   /** A remote server. */
   url?: string;
+  /**
+   * Headers the agent sends to a remote server (an API key, say), written literally in the configuration; a
+   * value that refers to a variable (`${…}`) is left out, since the agent's environment is not the scanner's.
+   * Sent to that server only, never reported.
+   */
+  headers?: Record<string, string>;
 }
 
 /** A configuration file that cannot be read or is not valid JSON/TOML. */
@@ -67,7 +73,13 @@ function definitionOf(name: string, entry: unknown, source: string | undefined, 
   const url = str(entry.url) ?? str(entry.serverUrl) ?? str(entry.httpUrl);
   const command = str(entry.command);
   if (!url && !command) return undefined;
-  return { name, source, agent, args, ...(command ? { command } : {}), ...(url ? { url } : {}) };
+  const headers = isObject(entry.headers)
+    ? Object.fromEntries(Object.entries(entry.headers).filter((h): h is [string, string] => typeof h[1] === 'string' && !h[1].includes('${')))
+    : {};
+  return {
+    name, source, agent, args, ...(command ? { command } : {}), ...(url ? { url } : {}),
+    ...(url && Object.keys(headers).length > 0 ? { headers } : {}),
+  };
 }
 
 function serversOf(map: unknown, source: string | undefined, agent: McpAgent): McpServerDefinition[] {

@@ -87,7 +87,7 @@ const serverKey = (url: URL) => `${url.origin}${url.pathname}`;
 async function scanUrlServer(definition: McpServerDefinition, url: URL, report: McpServerReport, deps: McpScanDeps): Promise<Located[]> {
   let listing;
   try {
-    listing = await listServer(url, deps.timeoutMs);
+    listing = await listServer(url, deps.timeoutMs, definition.headers);
   } catch (err) {
     if (!(err instanceof McpUnreachable) || deps.unreachableIsError) throw err;
     report.error = err.message;
