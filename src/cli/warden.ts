@@ -7,7 +7,10 @@ import { describeFailure } from './failure.js';
 import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFleet } from './commands/fleet.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerPlugin } from './commands/plugin.js';
 import { registerProxy } from './commands/proxy.js';
+import { registerScan } from './commands/scan.js';
 import { registerSetup } from './commands/setup.js';
 import { registerSkill } from './commands/skill.js';
 import { registerStart } from './commands/start.js';
@@ -26,6 +29,9 @@ registerSetup(program);
 registerAudit(program);
 registerProxy(program);
 registerSkill(program);
+registerMcp(program);
+registerPlugin(program);
+registerScan(program);
 registerFleet(program);
 
 try {

@@ -18,6 +18,8 @@ export interface WardenPaths {
   fleetVaultKey: string;
   /** Ordered-chain state (masks and fingerprints, never commands). */
   chainsDb: string;
+  /** Tool definition hashes of scanned MCP servers (rug-pull detection, src/scanners/mcp/tool-hashes.ts). */
+  mcpDb: string;
   pidFile: string;
   /** Connector hook tokens, one `<connector>.token` each. */
   hooksDir: string;
@@ -36,6 +38,7 @@ export function wardenPaths(env: NodeJS.ProcessEnv = process.env): WardenPaths {
     fleetDb: join(home, 'fleet.db'),
     fleetVaultKey: join(home, 'fleet.key'),
     chainsDb: join(home, 'chains.db'),
+    mcpDb: join(home, 'mcp.db'),
     pidFile: join(home, 'gateway.json'),
     hooksDir: join(home, 'hooks'),
     rulesDir: join(home, 'rules'),

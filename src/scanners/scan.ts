@@ -21,6 +21,8 @@ export interface ScanDeps {
   allowPath?: (path: string) => void;
   /** Analyzers to choose from (tests swap in their own). */
   analyzers?: readonly AnalyzerEntry[];
+  /** Scan the folder as a source tree (code scanner, plugin files): no skill-manifest checks. */
+  source?: boolean;
 }
 
 const MAX_ERROR = 300;
@@ -29,7 +31,7 @@ export async function scanSkill(directory: string, requested: Partial<ScanOption
   const started = performance.now();
   const options: ScanOptions = { ...DEFAULT_SCAN_OPTIONS, ...requested };
   const preset = resolvePreset(options.policy, deps.allowPath);
-  const skill = loadSkill(directory, { lenient: options.lenient });
+  const skill = loadSkill(directory, { lenient: options.lenient, source: deps.source });
   const usage: LlmUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
   let usageReported = false;
   const ctx: AnalyzerContext = {

@@ -85,7 +85,8 @@ function isText(bytes: Buffer): boolean {
   }
 }
 
-export function loadSkill(directory: string, options: { lenient?: boolean } = {}): SkillPackage {
+/** `source`: read a source tree, not a skill (no SKILL.md is looked for; see SkillPackage.source). */
+export function loadSkill(directory: string, options: { lenient?: boolean; source?: boolean } = {}): SkillPackage {
   let root: string;
   try {
     root = realpathSync(directory);
@@ -129,6 +130,7 @@ export function loadSkill(directory: string, options: { lenient?: boolean } = {}
     }
   };
   walk(root, 0);
+  if (options.source) return { root, manifest: undefined, instructions: '', files, skipped, source: true };
 
   const manifestFile = files.find((f) => f.path === 'SKILL.md') ?? files.find((f) => f.path.toLowerCase() === 'skill.md');
   if (!manifestFile) {

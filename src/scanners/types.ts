@@ -50,6 +50,8 @@ export interface SkillPackage {
   files: SkillFile[];
   /** Entries not read: symlinks (never followed), special files, files past the size or count limits. */
   skipped: { path: string; reason: string }[];
+  /** A source tree (the code scanner, a plugin's files), not a skill: no SKILL.md is expected or checked. */
+  source?: boolean;
 }
 
 export interface Finding {

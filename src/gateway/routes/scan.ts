@@ -1,6 +1,8 @@
 // The sidecar's scanning routes (spec document 1, "Scanning, egress records, assets"): scan a local skill or
-// plugin folder, run the code scanner over a path, persist a scanner result, and package a skill as tar.gz.
-// Scans run in a small worker pool, created on first use, so hook traffic is never stuck behind a scan.
+// plugin folder, an MCP server (URL) or the MCP servers an agent configuration defines, run the code scanner
+// over a path, persist a scanner result, and package a skill as tar.gz. Skill scans run in a small worker pool,
+// created on first use, so hook traffic is never stuck behind a scan; MCP scans wait on the network, not the CPU,
+// and run on the event loop.
 import { basename, join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,6 +10,11 @@ import { create as createTar } from 'tar';
 import Type from 'typebox';
 import { oneOf } from '../../config/schema.js';
 import { WardenError } from '../../errors.js';
+import { AGENT_MCP_CONFIGS } from '../../scanners/mcp/definitions.js';
+import { scanMcpServers } from '../../scanners/mcp/scan.js';
+import { definitionsOf, isUrlTarget } from '../../scanners/mcp/targets.js';
+import { ToolHashStore } from '../../scanners/mcp/tool-hashes.js';
+import { scanPlugin } from '../../scanners/plugin/scan.js';
 import { AGENT_SKILL_FOLDERS, confinePath, envRoots, expandHome, homeOf, PathRejected, rootForms, rootsOf } from '../../scanners/paths.js';
 import type { ScanOptions } from '../../scanners/types.js';
 import { ScanPool } from '../../scanners/pool/pool.js';
@@ -17,18 +24,29 @@ import { redactCallerData } from '../caller-data.js';
 
 const Target = Type.String({ minLength: 1, maxLength: 4096, description: 'local path' });
 const ScanBody = Type.Object({ target: Target, ...ScanFlags }, { additionalProperties: false });
-const CodeBody = Type.Object({ path: Target, policy: ScanFlags.policy }, { additionalProperties: false });
-const ResultBody = Type.Object(
+const McpBody = Type.Object(
   {
-    skill_name: Type.String({ minLength: 1, maxLength: 256 }),
-    is_safe: Type.Boolean(),
-    max_severity: Type.String({ maxLength: 16 }),
-    findings_count: Type.Optional(Type.Integer({ minimum: 0 })),
-    scan_id: Type.Optional(Type.String({ maxLength: 64 })),
-    target_type: Type.Optional(oneOf(['skill', 'plugin', 'mcp', 'code'] as const)),
+    target: Type.String({ minLength: 1, maxLength: 4096, description: 'an http(s) URL of a remote MCP server, or an absolute path: an agent\'s MCP configuration file or a project folder' }),
+    use_osv: ScanFlags.use_osv,
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
+const CodeBody = Type.Object({ path: Target, policy: ScanFlags.policy }, { additionalProperties: false });
+const ResultFields = {
+  is_safe: Type.Boolean(),
+  max_severity: Type.String({ maxLength: 16 }),
+  findings_count: Type.Optional(Type.Integer({ minimum: 0 })),
+  scan_id: Type.Optional(Type.String({ maxLength: 64 })),
+  target_type: Type.Optional(oneOf(['skill', 'plugin', 'mcp', 'code'] as const)),
+};
+const ResultName = Type.String({ minLength: 1, maxLength: 256 });
+// Any scanner's result: a skill or code result names its skill_name, a plugin result its plugin_name, an MCP
+// result its target (URL or configuration path).
+const ResultBody = Type.Union([
+  Type.Object({ ...ResultFields, skill_name: ResultName }, { additionalProperties: true }),
+  Type.Object({ ...ResultFields, plugin_name: ResultName }, { additionalProperties: true }),
+  Type.Object({ ...ResultFields, target: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: true }),
+]);
 const FetchBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/\\\\\\0]+$' }), kind: Type.Optional(oneOf(['skill', 'plugin'] as const)) },
   { additionalProperties: false },
@@ -40,7 +58,12 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   let pool: ScanPool | undefined;
   const scanner = () => (pool ??= new ScanPool(2));
-  fastify.addHook('onClose', async () => pool?.close());
+  // Tool definition hashes of the MCP servers scanned (rug pulls), opened on first use.
+  let toolHashes: ToolHashStore | undefined;
+  fastify.addHook('onClose', async () => {
+    toolHashes?.close();
+    await pool?.close();
+  });
 
   // Where scans may read, from the settings in force (a reload changes them): the configured skill, plugin and
   // allowed roots, the user's agent skill folders and SKILL_SCANNER_ALLOWED_ROOTS.
@@ -50,14 +73,24 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     return rootsOf(folders, homeOf(ctx.settings.env));
   };
 
-  const scan = async (target: string, options: Partial<ScanOptions>) => {
-    const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env, roots: scanRoots() });
+  // An MCP scan may also read the agents' own MCP configuration files.
+  const mcpRoots = () => [...scanRoots(), ...rootsOf(AGENT_MCP_CONFIGS.map((entry) => entry.path), homeOf(ctx.settings.env))];
+
+  // A skill scan in the pool; `source`: a source tree (code scanner, a plugin's files), not a skill.
+  const runPooled = async (target: string, options: Partial<ScanOptions>, source = false) => {
+    const outcome = await scanner().run({ directory: target, options, env: ctx.settings.env, roots: scanRoots(), source });
     if (!outcome.ok) throw new WardenError(outcome.code, outcome.detail, { statusCode: outcome.status, expose: outcome.status < 500 });
-    await ctx.audit.append({
-      action: `scan-${outcome.result.is_safe ? 'safe' : 'unsafe'}`, target: outcome.result.skill_name, severity: outcome.result.max_severity === 'NONE' ? 'INFO' : outcome.result.max_severity,
-      details: `${outcome.result.findings_count} findings`, structured: { scan_id: outcome.result.scan_id, path: outcome.result.skill_path, max_severity: outcome.result.max_severity },
-    });
     return outcome.result;
+  };
+  const openToolHashes = () => (toolHashes ??= new ToolHashStore(ctx.settings.paths.mcpDb));
+
+  const scan = async (target: string, options: Partial<ScanOptions>, source = false) => {
+    const result = await runPooled(target, options, source);
+    await ctx.audit.append({
+      action: `scan-${result.is_safe ? 'safe' : 'unsafe'}`, target: result.skill_name, severity: result.max_severity === 'NONE' ? 'INFO' : result.max_severity,
+      details: `${result.findings_count} findings`, structured: { scan_id: result.scan_id, path: result.skill_path, max_severity: result.max_severity },
+    });
+    return result;
   };
 
   app.post('/v1/skill/scan', { schema: { body: ScanBody } }, async (request) => {
@@ -65,22 +98,51 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     return scan(target, options);
   });
 
-  // A plugin (skills, commands, agents, hooks, MCP config) has no SKILL.md of its own: every file is read.
+  // A plugin (manifest, commands, agents, skills, hooks, MCP servers): its files as a source tree, each bundled
+  // skill, each hook command and each MCP server, by the scanner that fits it.
   app.post('/v1/plugin/scan', { schema: { body: ScanBody } }, async (request) => {
     const { target, ...options } = request.body;
-    return scan(target, { ...options, lenient: true });
+    const root = confinePath(target, scanRoots(), 'directory');
+    const result = await scanPlugin(root, {
+      scanFolder: (directory, source) => runPooled(directory, { ...options, lenient: true }, source),
+      inspector: ctx.inspector,
+      mcp: { env: ctx.settings.env, use_osv: options.use_osv, hashes: openToolHashes() },
+    });
+    await ctx.audit.append({
+      action: `scan-${result.is_safe ? 'safe' : 'unsafe'}`, target: result.plugin_name, severity: result.max_severity === 'NONE' ? 'INFO' : result.max_severity,
+      details: `${result.findings_count} findings`, structured: { scan_id: result.scan_id, target_type: 'plugin', path: result.plugin_path, max_severity: result.max_severity },
+    });
+    return result;
   });
 
-  // The code scanner: the static and behavioral analyzers over the source files of any folder.
+  // The code scanner: secrets, dangerous calls and the behavioral analyzer's data flows over the source files of
+  // any folder; a source tree has no SKILL.md, so no skill-manifest findings.
   app.post('/api/v1/scan/code', { schema: { body: CodeBody } }, async (request) =>
-    scan(request.body.path, { lenient: true, use_behavioral: true, policy: request.body.policy ?? 'balanced' }),
+    scan(request.body.path, { lenient: true, use_behavioral: true, policy: request.body.policy ?? 'balanced' }, true),
   );
+
+  app.post('/v1/mcp/scan', { schema: { body: McpBody } }, async (request) => {
+    const { target, use_osv } = request.body;
+    const roots = mcpRoots();
+    const definitions = definitionsOf(target, (path) => confinePath(path, roots));
+    const result = await scanMcpServers(definitions, target, {
+      inspector: ctx.inspector, env: ctx.settings.env, use_osv, hashes: openToolHashes(),
+      unreachableIsError: isUrlTarget(target),
+    });
+    await ctx.audit.append({
+      action: `scan-${result.is_safe ? 'safe' : 'unsafe'}`, target: redactCallerData(ctx, target), severity: result.max_severity === 'NONE' ? 'INFO' : result.max_severity,
+      details: `${result.findings_count} findings, ${result.servers.length} MCP servers`,
+      structured: { scan_id: result.scan_id, target_type: 'mcp', max_severity: result.max_severity, unscannable: result.unscannable.map((u) => u.name) },
+    });
+    return result;
+  });
 
   app.post('/scan/result', { schema: { body: ResultBody } }, async (request) => {
     const result = request.body;
+    const name = 'skill_name' in result ? result.skill_name : 'plugin_name' in result ? result.plugin_name : result.target;
     await ctx.audit.append({
       action: `scan-result-${result.is_safe ? 'safe' : 'unsafe'}`,
-      target: redactCallerData(ctx, result.skill_name),
+      target: redactCallerData(ctx, name),
       severity: AUDIT_SEVERITIES.has(result.max_severity) ? (result.max_severity as 'INFO') : 'INFO',
       details: result.findings_count === undefined ? undefined : `${result.findings_count} findings`,
       structured: redactCallerData(ctx, result),

@@ -13,6 +13,8 @@ export interface ScanTask {
   env: Record<string, string | undefined>;
   /** Where the scan may read (the folder and a policy file path); null only for the operator's own command line. */
   roots: string[] | null;
+  /** A source tree rather than a skill (see ScanDeps.source). */
+  source?: boolean;
 }
 
 /** A failed scan carries its HTTP status and its WardenError code (stable, see docs/errors.md). */
@@ -32,7 +34,7 @@ export async function runScan(task: ScanTask): Promise<ScanOutcome> {
   try {
     const roots = task.roots ?? undefined;
     const directory = confinePath(task.directory, roots, 'directory');
-    const result = await scanSkill(directory, task.options, { env: task.env, allowPath: (path) => void confinePath(path, roots, 'file') });
+    const result = await scanSkill(directory, task.options, { env: task.env, source: task.source, allowPath: (path) => void confinePath(path, roots, 'file') });
     return { ok: true, result };
   } catch (err) {
     return outcomeOf(err);

@@ -24,7 +24,7 @@ export const staticAnalyzer: Analyzer = {
     const rules = loadSignatureRules();
     const files = textFilesOf(ctx.skill);
     const out = new FindingSet();
-    out.addAll(manifestFindings(ctx.skill));
+    if (!ctx.skill.source) out.addAll(manifestFindings(ctx.skill));
     out.addAll(fileFindings(ctx.skill));
     signatureFindings(files, rules, out);
     derivedFindings(files, rules, out);
