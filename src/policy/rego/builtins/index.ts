@@ -1,0 +1,10 @@
+// All builtin families, registered on import; the evaluator reads the table from here.
+
+import './aggregates.js';
+import './arithmetic.js';
+import './collections.js';
+import './comparison.js';
+import './strings.js';
+import './types.js';
+
+export { BUILTINS, MultiResult, type Builtin, type BuiltinContext } from './registry.js';
