@@ -102,6 +102,7 @@ export class Evaluator {
         return;
       case 'every':
         for (const coll of this.term(e.collection)) {
+          if (!(Array.isArray(coll) || coll instanceof RSet || coll instanceof RObject)) continue;
           let all = true;
           for (const [k, v] of members(coll)) {
             const keyVars = e.key ? varsOf(e.key) : [];
@@ -140,7 +141,7 @@ export class Evaluator {
   private *withScope(withs: With[], inner: () => Generator<void>): Generator<void> {
     const outer = this.scope;
     let s = outer;
-    for (const w of withs) s = this.applyWith(s, w, this.first(w.value));
+    for (const w of withs) s = this.applyWith(s, w, this.isFunctionRef(w.value) ? null : this.first(w.value));
     const it = inner();
     try {
       for (;;) {
@@ -188,10 +189,16 @@ export class Evaluator {
     return s;
   }
 
-  private mockOf(t: Term, v: Value): { value?: Value; fn?: Term } {
+  private isFunctionRef(t: Term): boolean {
     const name = refName(t);
-    if (name && (BUILTINS.has(name) || (name.startsWith('data.') && this.node(name.split('.').slice(1))?.rules.some((r) => r.kind === 'function')))) return { fn: t };
-    return { value: v };
+    if (!name || (t.type === 'var' && this.env.has(t.name))) return false;
+    if (BUILTINS.has(name)) return true;
+    const n = name.startsWith('data.') ? this.node(name.split('.').slice(1)) : undefined;
+    return !!n && (n.rules.some((r) => r.kind === 'function') || n.defaultRule?.kind === 'function');
+  }
+
+  private mockOf(t: Term, v: Value): { value?: Value; fn?: Term } {
+    return this.isFunctionRef(t) ? { fn: t } : { value: v };
   }
 
   private first(t: Term): Value {
@@ -451,7 +458,7 @@ export class Evaluator {
     }
     if (!node) {
       if (base !== undefined && !this.overridesBelow(at)) yield* this.walk(base, path, i);
-      else if (base !== undefined) {
+      else if (this.overridesBelow(at)) {
         const d = this.dataDoc(at, undefined, base);
         if (d !== undefined) yield* this.walk(d, path, i);
       }
@@ -517,7 +524,10 @@ export class Evaluator {
     if (node) {
       for (const [k, child] of node.children) {
         const v = this.dataDoc([...at, k], child, base instanceof RObject ? base.get(k) : undefined);
-        if (v !== undefined) out.set(k, v);
+        if (v !== undefined) {
+          const old = out.get(k);
+          out.set(k, old === undefined ? v : mergeDocs(old, v));
+        }
       }
     }
     for (const { path, value } of this.scope.dataOverrides.values()) {
@@ -703,6 +713,20 @@ export class Evaluator {
       this.opts.budget.leave();
     }
   }
+}
+
+/** Two documents at one path (a rule's value and the rules beneath it): objects merge, sets unite. */
+function mergeDocs(a: Value, b: Value): Value {
+  if (a instanceof RObject && b instanceof RObject) {
+    const out = new RObject(a.entries());
+    for (const [k, v] of b.entries()) {
+      const old = out.get(k);
+      out.set(k, old === undefined ? v : mergeDocs(old, v));
+    }
+    return out;
+  }
+  if (a instanceof RSet && b instanceof RSet) return new RSet([...a.values(), ...b.values()]);
+  return b;
 }
 
 function varsOf(t: Term): string[] {

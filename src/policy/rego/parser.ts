@@ -82,9 +82,13 @@ class Parser {
     return t.kind === 'op' && t.text === text;
   }
 
+  /** Whether the next token is keyword `text` (not a ref that merely starts with it, as `not.foo`). */
   private isKw(text: string, offset = 0): boolean {
     const t = this.peek(offset);
-    return t.kind === 'ident' && t.text === text;
+    if (t.kind !== 'ident' || t.text !== text) return false;
+    const i = this.toks.indexOf(t);
+    const n = this.toks[i + 1]!;
+    return !(n.kind === 'op' && n.text === '.' && !n.spaceBefore);
   }
 
   private expectOp(text: string): Token {
@@ -319,7 +323,13 @@ class Parser {
 
   private withs(): With[] {
     const out: With[] = [];
-    while (this.isKw('with')) {
+    for (;;) {
+      let j = this.pos;
+      while (this.toks[j]!.kind === 'nl') j++;
+      const w = this.toks[j]!;
+      const after = this.toks[j + 1]!;
+      if (w.kind !== 'ident' || w.text !== 'with' || (after.kind === 'op' && after.text === '.' && !after.spaceBefore)) break;
+      this.pos = j;
       const t = this.next();
       const target = this.termNoOps();
       if (!this.isKw('as')) this.fail('expected as in with');
@@ -433,6 +443,8 @@ class Parser {
       case 'template':
         return this.template(t);
       case 'ident': {
+        const n = this.toks[this.pos]!;
+        if (n.kind === 'op' && n.text === '.' && !n.spaceBefore) return { type: 'var', name: t.text, loc };
         if (t.text === 'true' || t.text === 'false') return { type: 'scalar', value: t.text === 'true', loc };
         if (t.text === 'null') return { type: 'scalar', value: null, loc };
         if (t.text === 'set' && this.isOp('(') && this.isOp(')', 1) && !this.toks[this.pos]!.spaceBefore) {
