@@ -40,6 +40,13 @@ export function compileModules(files: SourceFile[]): Compiled {
     pkgNames.set(key, set);
   }
   for (const m of modules) {
+    // an empty package is still a document ({})
+    let pnode = root;
+    for (const seg of m.pkg.slice(1)) {
+      let child = pnode.children.get(seg);
+      if (!child) pnode.children.set(seg, (child = newNode()));
+      pnode = child;
+    }
     const names = pkgNames.get(m.pkg.join('.'))!;
     const imports = new Map<string, Term>();
     for (const imp of m.imports) {

@@ -471,7 +471,7 @@ export class Evaluator {
     }
     const k = path[i]!;
     if (node.rules.length > 0 || node.defaultRule) {
-      if (node.rules.some((r) => r.kind === 'function')) return;
+      if (isFunctionNode(node)) return;
       const d = this.dataDoc(at, node, base);
       if (d !== undefined) yield* this.walk(d, path, i);
       return;
@@ -482,7 +482,14 @@ export class Evaluator {
       return;
     }
     for (const key of this.term(k)) {
-      if (typeof key !== 'string') continue;
+      if (typeof key !== 'string') {
+        // base documents are JSON: a number key reaches the object key with the same text
+        if (typeof key === 'number' && base instanceof RObject) {
+          const b = base.get(String(key));
+          if (b !== undefined) yield* this.walk(b, path, i + 1);
+        }
+        continue;
+      }
       const child = node.children.get(key);
       const b = base instanceof RObject ? base.get(key) : undefined;
       yield* this.dataRef(path, i + 1, [...at, key], child, b);
@@ -511,7 +518,7 @@ export class Evaluator {
     if (ov !== undefined) return ov;
     let own: Value | undefined;
     if (node && (node.rules.length > 0 || node.defaultRule)) {
-      if (node.rules.some((r) => r.kind === 'function')) return undefined;
+      if (isFunctionNode(node)) return undefined;
       own = this.ruleValue(at, node);
       if (node.children.size === 0) return own;
     }
@@ -617,7 +624,7 @@ export class Evaluator {
     this.opts.budget.step(t.loc);
     const name = refName(t.fn);
     if (name === undefined) throw new RegoError('rego_compile_error', 'invalid function call', t.loc);
-    for (const args of this.terms(t.args.filter((_, i) => !this.isOutputArg(name, t.args, i)), 0, [])) {
+    for (const args of this.callArgs(t.args.filter((_, i) => !this.isOutputArg(name, t.args, i)))) {
       const result = this.invoke(name, args, t.loc);
       if (result === undefined) continue;
       const multi = result instanceof MultiResult ? result.values : [result];
@@ -626,6 +633,21 @@ export class Evaluator {
           for (const _ of this.unifyValue(t.args[t.args.length - 1]!, r)) yield true;
         } else yield r;
       }
+    }
+  }
+
+  /** Argument values, evaluating unbound-var arguments after the others (which may bind them). */
+  private *callArgs(args: Term[]): Generator<Value[]> {
+    const late = args.map((a) => this.isUnbound(a));
+    if (!late.some(Boolean)) {
+      yield* this.terms(args, 0, []);
+      return;
+    }
+    const order = [...args.keys()].sort((a, b) => Number(late[a]) - Number(late[b]));
+    for (const vals of this.terms(order.map((i) => args[i]!), 0, [])) {
+      const out: Value[] = new Array<Value>(args.length);
+      order.forEach((i, j) => (out[i] = vals[j]!));
+      yield out;
     }
   }
 
@@ -713,6 +735,10 @@ export class Evaluator {
       this.opts.budget.leave();
     }
   }
+}
+
+function isFunctionNode(node: RuleNode): boolean {
+  return node.rules.some((r) => r.kind === 'function') || node.defaultRule?.kind === 'function';
 }
 
 /** Two documents at one path (a rule's value and the rules beneath it): objects merge, sets unite. */

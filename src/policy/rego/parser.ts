@@ -88,7 +88,7 @@ class Parser {
     if (t.kind !== 'ident' || t.text !== text) return false;
     const i = this.toks.indexOf(t);
     const n = this.toks[i + 1]!;
-    return !(n.kind === 'op' && n.text === '.' && !n.spaceBefore);
+    return !(n.kind === 'op' && (n.text === '.' || n.text === '(') && !n.spaceBefore);
   }
 
   private expectOp(text: string): Token {
@@ -444,7 +444,7 @@ class Parser {
         return this.template(t);
       case 'ident': {
         const n = this.toks[this.pos]!;
-        if (n.kind === 'op' && n.text === '.' && !n.spaceBefore) return { type: 'var', name: t.text, loc };
+        if (n.kind === 'op' && (n.text === '.' || (n.text === '(' && KEYWORDS.has(t.text))) && !n.spaceBefore) return { type: 'var', name: t.text, loc };
         if (t.text === 'true' || t.text === 'false') return { type: 'scalar', value: t.text === 'true', loc };
         if (t.text === 'null') return { type: 'scalar', value: null, loc };
         if (t.text === 'set' && this.isOp('(') && this.isOp(')', 1) && !this.toks[this.pos]!.spaceBefore) {
