@@ -5,6 +5,8 @@ import './arithmetic.js';
 import './collections.js';
 import './comparison.js';
 import './strings.js';
+import './regex.js';
 import './types.js';
+import './units.js';
 
 export { BUILTINS, MultiResult, type Builtin, type BuiltinContext } from './registry.js';
