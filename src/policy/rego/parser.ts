@@ -615,8 +615,14 @@ export function refName(t: Term): string | undefined {
   return undefined;
 }
 
+/** Integers (also `1e6`, `1.5e3`) stay exact; other numbers are floats. */
 function parseNumber(text: string): number | bigint {
-  if (/^-?[0-9]+$/.test(text)) return normNum(BigInt(text));
+  const m = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (m) {
+    const frac = (m[2] ?? '').replace(/0+$/, '');
+    const exp = Number(m[3] ?? 0) - frac.length;
+    if (exp >= 0 && exp < 400) return normNum(BigInt(m[1]! + frac) * 10n ** BigInt(exp));
+  }
   return Number(text);
 }
 

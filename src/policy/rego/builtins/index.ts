@@ -4,6 +4,7 @@ import './aggregates.js';
 import './arithmetic.js';
 import './collections.js';
 import './comparison.js';
+import './json.js';
 import './strings.js';
 import './regex.js';
 import './types.js';
