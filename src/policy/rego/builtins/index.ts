@@ -10,6 +10,7 @@ import './json.js';
 import './misc.js';
 import './strings.js';
 import './regex.js';
+import './time.js';
 import './types.js';
 import './units.js';
 
