@@ -8,6 +8,7 @@ import './crypto.js';
 import './encoding.js';
 import './json.js';
 import './misc.js';
+import './net.js';
 import './strings.js';
 import './regex.js';
 import './time.js';
