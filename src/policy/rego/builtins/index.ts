@@ -7,6 +7,7 @@ import './comparison.js';
 import './crypto.js';
 import './encoding.js';
 import './json.js';
+import './jwt.js';
 import './misc.js';
 import './net.js';
 import './strings.js';
