@@ -21,7 +21,7 @@ test('infinite recursion through a function ends in a budget error, not a hang',
   const started = Date.now();
   const err = errorOf(() => policy.evaluate('data.loop.p'));
   assert.equal(err.code, 'eval_budget_error');
-  assert.match(err.message, /^loop\.rego:\d+:\d+: eval_budget_error: evaluation exceeded depth/);
+  assert.match(err.message, /^loop\.rego:\d+: eval_budget_error: evaluation exceeded depth/);
   assert.ok(Date.now() - started < 5000);
 });
 
@@ -52,7 +52,7 @@ test('conflicting outputs of a complete rule are an eval_conflict_error at the r
   assert.equal(policy.evaluate('data.c.p', { input: fromJSON({ a: true }) }), 1);
   const err = errorOf(() => policy.evaluate('data.c.p', { input: fromJSON({ a: true, b: true }) }));
   assert.equal(err.code, 'eval_conflict_error');
-  assert.match(err.message, /^c\.rego:5:1: eval_conflict_error: complete rules must not produce multiple outputs/);
+  assert.match(err.message, /^c\.rego:5: eval_conflict_error: complete rules must not produce multiple outputs/);
 });
 
 test('builtin errors are undefined by default and errors with a position in strict mode', () => {
@@ -60,7 +60,7 @@ test('builtin errors are undefined by default and errors with a position in stri
   assert.equal(policy.evaluate('data.s.p', { input: fromJSON({ d: 0 }) }), undefined);
   const err = errorOf(() => policy.evaluate('data.s.p', { input: fromJSON({ d: 0 }), strictBuiltinErrors: true }));
   assert.equal(err.code, 'eval_builtin_error');
-  assert.match(err.message, /^s\.rego:4:7: eval_builtin_error: div: divide by zero/);
+  assert.match(err.message, /^s\.rego:4: eval_builtin_error: div: divide by zero/);
 });
 
 test('regex runs on RE2: a catastrophic-backtracking pattern is linear, backreferences are rejected', () => {

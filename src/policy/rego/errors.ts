@@ -1,4 +1,5 @@
-// Rego engine errors, printed as OPA prints them: `<file>:<line>:<col>: <code>: <message>`. The code is the
+// Rego engine errors, printed as OPA prints them: `<file>:<line>:<col>: <code>: <message>` for parse and compile
+// errors, `<file>:<line>: <code>: <message>` for evaluation errors. The code is the
 // stable part callers match on (rego_parse_error, rego_compile_error, eval_type_error, eval_builtin_error,
 // eval_conflict_error, eval_budget_error).
 
@@ -24,7 +25,7 @@ export class RegoError extends Error {
     readonly detail: string,
     readonly location?: Location,
   ) {
-    super((location ? `${location.file}:${location.row}:${location.col}: ` : '') + `${code}: ${detail}`);
+    super((location ? (code.startsWith('eval_') ? `${location.file}:${location.row}: ` : `${location.file}:${location.row}:${location.col}: `) : '') + `${code}: ${detail}`);
     this.name = 'RegoError';
   }
 }

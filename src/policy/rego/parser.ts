@@ -227,8 +227,18 @@ class Parser {
 
   private ruleBody(): Expr[] {
     if (this.isOp('{')) {
-      // `if {` is a body unless it is an object/set term followed by more (rare): treat as body
-      return this.braceBody();
+      // `if {` opens a body, unless what follows only parses as a term (`if {x: 1 | …}`)
+      const save = this.pos;
+      try {
+        return this.braceBody();
+      } catch (err) {
+        this.pos = save;
+        try {
+          return [this.literal()];
+        } catch {
+          throw err;
+        }
+      }
     }
     return [this.literal()];
   }
@@ -472,7 +482,14 @@ class Parser {
         return callTerm('minus', [{ type: 'scalar', value: 0, loc }, inner], loc);
       }
       case '(': {
-        const inner = this.nested(1, () => this.term());
+        const inner = this.nested(1, () => {
+          const first = this.term();
+          if (!this.isOp(',')) return first;
+          this.next();
+          const rest = this.term();
+          if (rest.type === 'call' && isCallTo(rest, 'internal.member')) return callTerm('internal.member_3', [first, rest.args[0]!, rest.args[1]!], loc);
+          return this.fail('unexpected , token', rest.loc);
+        });
         this.nested(1, () => this.expectOp(')'));
         return inner;
       }

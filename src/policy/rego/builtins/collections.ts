@@ -16,8 +16,7 @@ def('array.slice', 3, (args) => {
 });
 def('array.flatten', 1, (args) => {
   const out: Value[] = [];
-  const rec = (a: Value[]): void => a.forEach((x) => (Array.isArray(x) ? rec(x) : out.push(x)));
-  rec(arr('array.flatten', args, 0));
+  for (const x of arr('array.flatten', args, 0)) Array.isArray(x) ? out.push(...x) : out.push(x);
   return out;
 });
 
@@ -101,7 +100,7 @@ function subset(sup: Value, sub: Value): boolean {
     return sub.entries().every(([k, v]) => {
       const x = sup.get(k);
       if (x === undefined) return false;
-      if (x instanceof RObject && v instanceof RObject) return subset(x, v);
+      if ((x instanceof RObject && v instanceof RObject) || (x instanceof RSet && v instanceof RSet) || (Array.isArray(x) && Array.isArray(v))) return subset(x, v);
       return equal(x, v);
     });
   }

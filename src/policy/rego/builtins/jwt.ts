@@ -17,28 +17,39 @@ interface Decoded {
 }
 
 function b64url(s: string): Buffer {
-  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw builtinError('illegal base64 data');
+  const bad = /[^A-Za-z0-9_-]/.exec(s.replace(/=+$/, ''));
+  if (bad) throw builtinError(`illegal base64 data at input byte ${bad.index}`);
   return Buffer.from(s, 'base64url');
 }
 
 function decode(token: string): Decoded {
   const parts = token.split('.');
+  if (parts.length === 1) throw builtinError('encoded JWT had no period separators');
+  if (parts.length === 5) throw builtinError('JWT is a JWE object, which is not supported');
   if (parts.length !== 3) throw builtinError(`encoded JWT must have 3 sections, found ${parts.length}`);
+  const part = (i: number, what: string): Buffer => {
+    try {
+      return b64url(parts[i]!);
+    } catch (err) {
+      throw builtinError(`JWT ${what} had invalid encoding: ${(err as Error).message}`);
+    }
+  };
+  const signature = part(2, 'signature');
   let header: Value;
   try {
-    header = parseJSONText(b64url(parts[0]!).toString('utf8'));
+    header = parseJSONText(part(0, 'header').toString('utf8'));
   } catch (err) {
     throw builtinError(`JWT header had invalid encoding: ${(err as Error).message}`);
   }
   if (!(header instanceof RObject)) throw builtinError('JWT header is not an object');
-  const raw = b64url(parts[1]!).toString('utf8');
+  const raw = part(1, 'payload').toString('utf8');
   let payload: Value;
   try {
     payload = parseJSONText(raw);
   } catch {
     throw builtinError('type is JWT but payload is not JSON');
   }
-  return { header, payload, signature: b64url(parts[2]!), signingInput: parts[0] + '.' + parts[1] };
+  return { header, payload, signature, signingInput: parts[0] + '.' + parts[1] };
 }
 
 def('io.jwt.decode', 1, (args) => {

@@ -1,7 +1,7 @@
 // Builtins that are about documents rather than one type: walk (a relation), graph reachability, bits,
 // semver, print and opa.runtime.
 
-import { builtinError } from '../errors.js';
+import { builtinError, typeError } from '../errors.js';
 import { members, normNum, RObject, RSet, type Value } from '../value.js';
 import { def, int, obj, str, MultiResult } from './registry.js';
 
@@ -16,7 +16,7 @@ def('walk', 1, ([x]) => {
 });
 
 def('print', 1, () => true);
-def('opa.runtime', 0, () => new RObject([['env', new RObject()]]));
+def('opa.runtime', 0, () => new RObject());
 
 function neighbours(graph: RObject, n: Value): Value[] {
   const e = graph.get(n);
@@ -60,12 +60,12 @@ def('bits.xor', 2, (a) => normNum(big('bits.xor', a, 0) ^ big('bits.xor', a, 1))
 def('bits.negate', 1, (a) => normNum(~big('bits.negate', a, 0)));
 def('bits.lsh', 2, (a) => {
   const s = big('bits.lsh', a, 1);
-  if (s < 0n) throw builtinError('bits.lsh: shift count must be non-negative');
+  if (s < 0n) throw typeError('bits.lsh: operand 2 must be an unsigned integer number but got a negative integer');
   return normNum(big('bits.lsh', a, 0) << s);
 });
 def('bits.rsh', 2, (a) => {
   const s = big('bits.rsh', a, 1);
-  if (s < 0n) throw builtinError('bits.rsh: shift count must be non-negative');
+  if (s < 0n) throw typeError('bits.rsh: operand 2 must be an unsigned integer number but got a negative integer');
   return normNum(big('bits.rsh', a, 0) >> s);
 });
 

@@ -74,7 +74,8 @@ def('strings.replace_n', 2, (args) => {
   const patterns = obj('strings.replace_n', args, 0);
   let s = str('strings.replace_n', args, 1);
   const pairs = patterns.sortedEntries().map(([k, v]) => {
-    if (typeof k !== 'string' || typeof v !== 'string') throw typeError('strings.replace_n: operand 1 must be object[string: string]');
+    if (typeof k !== 'string') throw typeError('strings.replace_n: operand 1 non-string key found in pattern object');
+    if (typeof v !== 'string') throw typeError('strings.replace_n: operand 1 non-string value found in pattern object');
     return [k, v] as const;
   });
   // Go's strings.NewReplacer: at each position, the first matching old string in argument order
@@ -111,7 +112,7 @@ function anyStrings(fname: string, args: Value[], i: number): string[] {
   if (Array.isArray(v) || v instanceof RSet) {
     const items = Array.isArray(v) ? v : v.values();
     return items.map((x) => {
-      if (typeof x !== 'string') throw typeError(`${fname}: operand ${i + 1} must be one of {string, set, array} of strings but got ${typeName(v)} containing ${typeName(x)}`);
+      if (typeof x !== 'string') throw typeError(`${fname}: operand ${i + 1} must be ${typeName(v)} of strings but got ${typeName(v)} containing ${typeName(x)}`);
       return x;
     });
   }
@@ -121,7 +122,7 @@ function anyStrings(fname: string, args: Value[], i: number): string[] {
 def('format_int', 2, (args) => {
   const n = num('format_int', args, 0);
   const base = int('format_int', args, 1);
-  if (![2, 8, 10, 16].includes(base)) throw builtinError('format_int: operand 2 must be one of {2, 8, 10, 16}');
+  if (![2, 8, 10, 16].includes(base)) throw typeError('format_int: operand 2 must be one of {2, 8, 10, 16}');
   const i = typeof n === 'bigint' ? n : BigInt(Math.trunc(n));
   return i.toString(base);
 });

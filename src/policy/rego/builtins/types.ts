@@ -17,6 +17,7 @@ def('to_number', 1, ([v]) => {
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (typeof v === 'number' || typeof v === 'bigint') return v;
   if (typeof v === 'string') {
+    if (/^[+-]?(nan|inf|infinity)$/i.test(v)) throw typeError(`to_number: operand 1 must be a number string but got ${JSON.stringify(v)}`);
     const t = v.trim();
     if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) || t !== v) throw builtinError(`strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax`);
     if (/^[+-]?\d+$/.test(v)) return normNum(BigInt(v));
