@@ -42,7 +42,7 @@ export function compileModules(files: SourceFile[]): Compiled {
   for (const m of modules) {
     // an empty package is still a document ({})
     let pnode = root;
-    for (const seg of m.pkg.slice(1)) {
+    for (const seg of m.pkg) {
       let child = pnode.children.get(seg);
       if (!child) pnode.children.set(seg, (child = newNode()));
       pnode = child;

@@ -40,7 +40,7 @@ export class Evaluator {
     private readonly opts: EvalOptions,
   ) {
     this.scope = { input, dataOverrides: new Map(), mocks: new Map(), cache: new Map() };
-    this.bctx = { now: opts.now ?? BigInt(Date.now()) * 1_000_000n, strict: opts.strict };
+    this.bctx = { now: opts.now ?? BigInt(Date.now()) * 1_000_000n, strict: opts.strict, memo: new Map() };
   }
 
   // ---- bodies and expressions ----
@@ -523,7 +523,8 @@ export class Evaluator {
       if (node.children.size === 0) return own;
     }
     const hasBelow = (node && node.children.size > 0) || this.overridesBelow(at);
-    if (!hasBelow) return own ?? base;
+    // an empty package (or a rule-less path) is an empty document
+    if (!hasBelow) return own ?? base ?? (node && node.rules.length === 0 && !node.defaultRule ? new RObject() : undefined);
     const out = new RObject();
     const seed = own ?? base;
     if (seed instanceof RObject) for (const [k, v] of seed.entries()) out.set(k, v);

@@ -15,5 +15,6 @@ import './regex.js';
 import './time.js';
 import './types.js';
 import './units.js';
+import './uuid.js';
 
 export { BUILTINS, MultiResult, type Builtin, type BuiltinContext } from './registry.js';

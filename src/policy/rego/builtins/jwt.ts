@@ -60,16 +60,26 @@ def('io.jwt.decode', 1, (args) => {
 /** Public keys from a PEM certificate, a PEM public key, a JWK or a JWKS. */
 function publicKeys(material: string): KeyObject[] {
   const text = material.trim();
-  if (text.startsWith('-----BEGIN CERTIFICATE')) return [new X509Certificate(text).publicKey];
-  if (text.startsWith('-----BEGIN')) return [createPublicKey(text)];
-  let jwk: unknown;
+  if (text.startsWith('-----BEGIN CERTIFICATE')) {
+    try {
+      return [new X509Certificate(text).publicKey];
+    } catch {
+      throw builtinError('failed to parse a PEM certificate');
+    }
+  }
+  if (text.startsWith('-----BEGIN')) {
+    try {
+      return [createPublicKey(text)];
+    } catch {
+      throw builtinError('failed to extract a Key from the PEM certificate');
+    }
+  }
   try {
-    jwk = JSON.parse(text);
+    const jwk = JSON.parse(text) as { keys?: unknown[] };
+    return (jwk.keys ?? [jwk]).map((k) => createPublicKey({ key: k as import('node:crypto').JsonWebKey, format: 'jwk' }));
   } catch {
     throw builtinError('failed to parse a JWK key (set)');
   }
-  const keys = (jwk as { keys?: unknown[] }).keys ?? [jwk];
-  return keys.map((k) => createPublicKey({ key: k as import('node:crypto').JsonWebKey, format: 'jwk' }));
 }
 
 function verifyWith(alg: string, d: Decoded, keyMaterial: string): boolean {
@@ -80,13 +90,7 @@ function verifyWith(alg: string, d: Decoded, keyMaterial: string): boolean {
     const mac = createHmac(HASH[bits] ?? 'sha256', keyMaterial).update(data).digest();
     return mac.length === d.signature.length && timingSafeEqual(mac, d.signature);
   }
-  let keys: KeyObject[];
-  try {
-    keys = publicKeys(keyMaterial);
-  } catch (err) {
-    throw builtinError(`failed to parse key: ${(err as Error).message}`);
-  }
-  return keys.some((key) => {
+  return publicKeys(keyMaterial).some((key) => {
     try {
       if (alg === 'EdDSA') return verify(null, data, key, d.signature);
       const hash = HASH[bits];
@@ -121,6 +125,8 @@ def('io.jwt.decode_verify', 2, (args, ctx) => {
   for (const k of c.keys()) if (typeof k !== 'string' || !CONSTRAINTS.has(k)) throw builtinError(`unknown token validation constraint: ${String(k)}`);
   const invalid: Value = [false, new RObject(), new RObject()];
   const d = decode(token);
+  // a critical header this implementation does not understand makes the token invalid (RFC 7515 §4.1.11)
+  if (d.header.has('crit')) return invalid;
   const alg = d.header.get('alg');
   if (typeof alg !== 'string') return invalid;
   const want = c.get('alg');
@@ -142,9 +148,11 @@ def('io.jwt.decode_verify', 2, (args, ctx) => {
   const timeV = c.get('time');
   const nowSec = (isNumber(timeV) ? Number(timeV) : Number(ctx.now)) / 1e9;
   const exp = p.get('exp');
-  if (exp !== undefined && (!isNumber(exp) || nowSec >= Number(exp))) return invalid;
+  if (exp !== undefined && !isNumber(exp)) throw builtinError('exp value must be a number');
+  if (exp !== undefined && nowSec >= Number(exp)) return invalid;
   const nbf = p.get('nbf');
-  if (nbf !== undefined && (!isNumber(nbf) || nowSec < Number(nbf))) return invalid;
+  if (nbf !== undefined && !isNumber(nbf)) throw builtinError('nbf value must be a number');
+  if (nbf !== undefined && nowSec < Number(nbf)) return invalid;
   const iss = c.get('iss');
   if (iss !== undefined && p.get('iss') !== iss) return invalid;
   const aud = p.get('aud');
@@ -198,6 +206,13 @@ def('io.jwt.encode_sign_raw', 3, (args) => {
     header = JSON.parse(headerText);
   } catch (err) {
     throw builtinError(`missing or invalid 'alg' header: cannot parse JSON: ${(err as Error).message}`);
+  }
+  if ((header as { typ?: unknown }).typ === 'JWT') {
+    try {
+      JSON.parse(payloadText);
+    } catch {
+      throw builtinError('type is JWT but payload is not JSON');
+    }
   }
   let key: unknown;
   try {

@@ -9,6 +9,8 @@ export interface BuiltinContext {
   /** Query start time, ns since the epoch (time.now_ns is constant within a query). */
   now: bigint;
   strict: boolean;
+  /** Per-query memory of non-deterministic builtins (uuid.rfc4122, rand.intn give one answer per argument). */
+  memo: Map<string, Value>;
 }
 
 export interface Builtin {
