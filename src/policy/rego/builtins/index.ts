@@ -6,6 +6,7 @@ import './collections.js';
 import './comparison.js';
 import './crypto.js';
 import './encoding.js';
+import './graphql.js';
 import './json.js';
 import './jwt.js';
 import './misc.js';
