@@ -51,7 +51,7 @@ export class Evaluator {
       return;
     }
     const e = body[i]!;
-    for (const _ of this.expr(e)) yield* this.body(body, i + 1);
+    yield* this.and(this.expr(e), () => this.body(body, i + 1));
   }
 
   private *expr(e: Expr): Generator<void> {
@@ -95,7 +95,7 @@ export class Evaluator {
         for (const coll of this.term(e.collection)) {
           for (const [k, v] of members(coll)) {
             if (e.key) {
-              for (const _ of this.unifyValue(e.key, k)) yield* this.unifyValue(e.value, v);
+              yield* this.and(this.unifyValue(e.key, k), () => this.unifyValue(e.value, v));
             } else yield* this.unifyValue(e.value, v);
           }
         }
@@ -110,13 +110,13 @@ export class Evaluator {
             for (const [n] of saved) this.env.delete(n);
             let ok = false;
             try {
-              const bind = e.key ? this.seq(this.unifyValue(e.key, k), () => this.unifyValue(e.value, v)) : this.unifyValue(e.value, v);
-              for (const _ of bind) {
+              const bind = e.key ? this.and(this.unifyValue(e.key, k), () => this.unifyValue(e.value, v)) : this.unifyValue(e.value, v);
+              this.each(bind, () => {
                 const it = this.body(e.body);
                 ok = !it.next().done;
                 it.return(undefined);
-                if (ok) break;
-              }
+                return ok;
+              });
             } finally {
               for (const [n, x] of saved) this.env.set(n, x);
             }
@@ -131,8 +131,22 @@ export class Evaluator {
     }
   }
 
-  private *seq(a: Generator<void>, b: () => Generator<void>): Generator<void> {
-    for (const _ of a) yield* b();
+  /** Conjunction: `then` runs once per solution of `first` (both unbind on backtracking). */
+  private *and<T>(first: Generator<void>, then: () => Generator<T>): Generator<T> {
+    try {
+      while (!first.next().done) yield* then();
+    } finally {
+      first.return(undefined);
+    }
+  }
+
+  /** Runs `f` once per solution of `gen`, eagerly; `f` returning true stops early. */
+  each(gen: Generator<void>, f: () => boolean | void): void {
+    try {
+      while (!gen.next().done) if (f() === true) return;
+    } finally {
+      gen.return(undefined);
+    }
   }
 
   // ---- with ----
@@ -257,7 +271,7 @@ export class Evaluator {
       yield;
       return;
     }
-    for (const _ of this.unify(pairs[i]![0], pairs[i]![1])) yield* this.unifyPairs(pairs, i + 1);
+    yield* this.and(this.unify(pairs[i]![0], pairs[i]![1]), () => this.unifyPairs(pairs, i + 1));
   }
 
   /** Matches a term against a value, binding the term's unbound vars. */
@@ -304,7 +318,7 @@ export class Evaluator {
       yield;
       return;
     }
-    for (const _ of this.unifyValue(ts[i]!, vs[i]!)) yield* this.unifyItems(ts, vs, i + 1);
+    yield* this.and(this.unifyValue(ts[i]!, vs[i]!), () => this.unifyItems(ts, vs, i + 1));
   }
 
   // ---- terms ----
@@ -355,25 +369,25 @@ export class Evaluator {
         return;
       case 'arraycomp': {
         const out: Value[] = [];
-        for (const _ of this.body(t.body)) {
+        this.each(this.body(t.body), () => {
           for (const v of this.term(t.term)) out.push(v);
           this.opts.budget.output(out.length, t.loc);
-        }
+        });
         yield out;
         return;
       }
       case 'setcomp': {
         const out = new RSet();
-        for (const _ of this.body(t.body)) {
+        this.each(this.body(t.body), () => {
           for (const v of this.term(t.term)) out.add(v);
           this.opts.budget.output(out.size, t.loc);
-        }
+        });
         yield out;
         return;
       }
       case 'objectcomp': {
         const out = new RObject();
-        for (const _ of this.body(t.body)) {
+        this.each(this.body(t.body), () => {
           for (const k of this.term(t.key))
             for (const v of this.term(t.value)) {
               const old = out.get(k);
@@ -381,7 +395,7 @@ export class Evaluator {
               out.set(k, v);
             }
           this.opts.budget.output(out.size, t.loc);
-        }
+        });
         yield out;
         return;
       }
@@ -435,7 +449,7 @@ export class Evaluator {
     }
     const k = path[i]!;
     if (this.isPattern(k)) {
-      for (const [key, child] of members(v)) for (const _ of this.unifyValue(k, key)) yield* this.walk(child, path, i + 1);
+      for (const [key, child] of members(v)) yield* this.and(this.unifyValue(k, key), () => this.walk(child, path, i + 1));
       return;
     }
     for (const key of this.term(k)) {
@@ -590,15 +604,15 @@ export class Evaluator {
     let out: Value = kind === 'set' && rules.every((r) => r.keys.length === 0) ? new RSet() : new RObject();
     for (const r of rules) {
       this.env = new Map();
-      for (const _ of this.body(r.body)) {
+      this.each(this.body(r.body), () => {
         if (r.kind === 'set' && r.keys.length === 0) {
           for (const v of this.term(r.value)) (out as RSet).add(v);
           this.opts.budget.output((out as RSet).size, r.loc);
-          continue;
+          return;
         }
         for (const keys of this.terms(r.keys, 0, [])) for (const v of this.term(r.value)) out = insertPath(out as RObject, keys, v, r);
         this.opts.budget.output((out as RObject).size, r.loc);
-      }
+      });
     }
     return out;
   }
@@ -610,10 +624,10 @@ export class Evaluator {
       this.env = new Map();
       const out: Value[] = [];
       let any = false;
-      for (const _ of this.body(c.body)) {
+      this.each(this.body(c.body), () => {
         any = true;
         for (const v of this.term(c.value)) if (!out.some((o) => equal(o, v))) out.push(v);
-      }
+      });
       if (any) return out;
     }
     return [];
@@ -631,7 +645,9 @@ export class Evaluator {
       const multi = result instanceof MultiResult ? result.values : [result];
       for (const r of multi) {
         if (t.args.length > args.length) {
-          for (const _ of this.unifyValue(t.args[t.args.length - 1]!, r)) yield true;
+          yield* this.and(this.unifyValue(t.args[t.args.length - 1]!, r), function* () {
+            yield true as Value;
+          });
         } else yield r;
       }
     }
@@ -714,15 +730,13 @@ export class Evaluator {
         for (const c of chain) {
           this.env = new Map();
           let any = false;
-          for (const _ of this.unifyItems(r.args!, args, 0)) {
-            for (const _b of this.body(c.body)) {
-              any = true;
-              for (const v of this.term(c.value)) {
-                if (result !== undefined && !equal(result, v)) throw new RegoError('eval_conflict_error', 'functions must not produce multiple outputs for same inputs', r.loc);
-                result = v;
-              }
+          this.each(this.and(this.unifyItems(r.args!, args, 0), () => this.body(c.body)), () => {
+            any = true;
+            for (const v of this.term(c.value)) {
+              if (result !== undefined && !equal(result, v)) throw new RegoError('eval_conflict_error', 'functions must not produce multiple outputs for same inputs', r.loc);
+              result = v;
             }
-          }
+          });
           if (any) break;
         }
       }

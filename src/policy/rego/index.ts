@@ -43,14 +43,14 @@ export class RegoPolicy {
       budget: new Budget({ ...DEFAULT_LIMITS, ...opts.limits }),
     });
     const out: Bindings[] = [];
-    for (const _ of ev.body(body)) {
+    ev.each(ev.body(body), () => {
       const b: Bindings = new Map();
       for (const n of names) {
         const v = ev.env.get(n);
         if (v !== undefined) b.set(n, v);
       }
       out.push(b);
-    }
+    });
     return out;
   }
 
@@ -79,9 +79,6 @@ function queryVars(body: Expr[]): string[] {
   const add = (t: Term): void =>
     walkTerm(t, (x) => {
       if (x.type === 'var' && !x.name.startsWith('_$') && x.name !== 'input' && x.name !== 'data' && !out.includes(x.name)) out.push(x.name);
-      if (x.type === 'call') {
-        /* the function name is not a var */
-      }
     });
   const visit = (e: Expr): void => {
     switch (e.type) {

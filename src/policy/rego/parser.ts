@@ -98,7 +98,7 @@ class Parser {
   }
 
   private skipNl(): void {
-    while (this.toks[this.pos]!.kind === 'nl' || (this.toks[this.pos]!.kind === 'op' && this.toks[this.pos]!.text === ';' && false)) this.pos++;
+    while (this.toks[this.pos]!.kind === 'nl') this.pos++;
   }
 
   expectEnd(): void {

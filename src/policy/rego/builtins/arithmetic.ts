@@ -2,7 +2,7 @@
 // (bigint past 2^53); a fraction anywhere makes the operation a float one.
 
 import { builtinError } from '../errors.js';
-import { normNum, RSet, type Value } from '../value.js';
+import { normNum, RSet } from '../value.js';
 import { def, num, set } from './registry.js';
 
 export function isInt(n: number | bigint): boolean {
@@ -67,7 +67,3 @@ def('or', 2, (args) => {
   const b = set('or', args, 1);
   return new RSet([...a.values(), ...b.values()]);
 });
-
-export function numValue(v: Value): number | bigint | undefined {
-  return typeof v === 'number' || typeof v === 'bigint' ? v : undefined;
-}

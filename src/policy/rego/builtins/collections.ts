@@ -16,7 +16,7 @@ def('array.slice', 3, (args) => {
 });
 def('array.flatten', 1, (args) => {
   const out: Value[] = [];
-  for (const x of arr('array.flatten', args, 0)) Array.isArray(x) ? out.push(...x) : out.push(x);
+  for (const x of arr('array.flatten', args, 0)) out.push(...(Array.isArray(x) ? x : [x]));
   return out;
 });
 

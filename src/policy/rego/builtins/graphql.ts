@@ -486,7 +486,7 @@ class GqlParser {
     const n = this.name();
     const def: J = { BuiltIn: false, Description: desc, Kind: kind, Name: n };
     const extras: J = {};
-    let interfaces: string[] = [];
+    const interfaces: string[] = [];
     if ((kind === 'OBJECT' || kind === 'INTERFACE') && this.isName('implements')) {
       this.next();
       if (this.is('&')) this.next();
@@ -541,7 +541,6 @@ class GqlParser {
     if (extras.Fields) def.Fields = extras.Fields;
     if (interfaces.length) def.Interfaces = interfaces;
     if (extras.Types) def.Types = extras.Types;
-    interfaces = [];
     return sortKeys(def);
   }
 }

@@ -3,7 +3,6 @@
 
 import RE2 from 're2';
 import { builtinError } from '../errors.js';
-import type { Value } from '../value.js';
 import { def, int, str, strings } from './registry.js';
 
 const cache = new Map<string, RE2>();
@@ -148,5 +147,3 @@ def('glob.match', 3, (args) => {
   return compileRe('glob.match', globToRegex(pattern, delimiters)).test(str('glob.match', args, 2));
 });
 def('glob.quote_meta', 1, (args) => str('glob.quote_meta', args, 0).replace(/[*?\\[\]{}]/g, '\\$&'));
-
-export type { Value };

@@ -2,7 +2,7 @@
 // sprintf, format_int, strings.* helpers.
 
 import { builtinError, typeError } from '../errors.js';
-import { formatJSON, formatRego, isNumber, RSet, typeName, type Value } from '../value.js';
+import { formatRego, isNumber, RSet, typeName, type Value } from '../value.js';
 import { arr, def, int, num, obj, str, strings } from './registry.js';
 
 def('concat', 2, (args) => strings('concat', args, 1).join(str('concat', args, 0)));
@@ -132,7 +132,7 @@ def('sprintf', 2, (args) => sprintf(str('sprintf', args, 0), arr('sprintf', args
 /** Go's fmt verbs over Rego values: %v %s %d %f %x %q %t %% with width/precision. */
 export function sprintf(format: string, values: Value[]): string {
   let ai = 0;
-  return format.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/g, (m, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
+  return format.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/g, (_match, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
     if (verb === '%') return '%';
     if (ai >= values.length) return `%!${verb}(MISSING)`;
     const v = values[ai++]!;
@@ -176,9 +176,6 @@ export function sprintf(format: string, values: Value[]): string {
       else if (flags.includes('0') && isNumber(v)) s = s.startsWith('-') ? '-' + '0'.repeat(pad) + s.slice(1) : '0'.repeat(pad) + s;
       else s = ' '.repeat(pad) + s;
     }
-    void m;
     return s;
   });
 }
-
-export { formatJSON };
