@@ -16,12 +16,18 @@ function errorOf(f: () => unknown): RegoError {
   assert.fail('no error');
 }
 
-test('infinite recursion through a function ends in a budget error, not a hang', () => {
-  const policy = RegoPolicy.compile([{ file: 'loop.rego', source: 'package loop\n\nf(x) := y if {\n\ty := f(x + 1)\n}\n\np := f(0)\n' }]);
+test('recursion through a function is a compile error naming the rule', () => {
+  const err = errorOf(() => RegoPolicy.compile([{ file: 'loop.rego', source: 'package loop\n\nf(x) := y if {\n\ty := f(x + 1)\n}\n\np := f(0)\n' }]));
+  assert.equal(err.code, 'rego_recursion_error');
+  assert.match(err.message, /^loop\.rego:3:1: rego_recursion_error: rule data\.loop\.f is recursive: data\.loop\.f -> data\.loop\.f/);
+});
+
+test('recursion the compiler cannot see (a dynamic ref) ends in a budget error, not a hang', () => {
+  const policy = RegoPolicy.compile([{ file: 'loop.rego', source: 'package loop\n\np := data.loop[k] if k := "p"\n' }]);
   const started = Date.now();
   const err = errorOf(() => policy.evaluate('data.loop.p'));
   assert.equal(err.code, 'eval_budget_error');
-  assert.match(err.message, /^loop\.rego:\d+: eval_budget_error: evaluation exceeded depth/);
+  assert.match(err.message, /^loop\.rego:3: eval_budget_error: evaluation exceeded depth/);
   assert.ok(Date.now() - started < 5000);
 });
 

@@ -70,7 +70,74 @@ export function compileModules(files: SourceFile[]): Compiled {
     }
   }
   checkKinds(root, ['data']);
+  checkRecursion(root);
   return { root, modules };
+}
+
+/** The rule paths a rule reads through ground `data.…` refs (a ref to a package reads every rule in it). */
+function dependencies(root: RuleNode, r: Rule): string[] {
+  const out = new Set<string>();
+  const visit = (t: Term): void =>
+    walkTerm(t, (x) => {
+      const ref = x.type === 'ref' ? x : x.type === 'call' && x.fn.type === 'ref' ? x.fn : undefined;
+      if (!ref || ref.head.type !== 'var' || ref.head.name !== 'data') return;
+      let node: RuleNode | undefined = root;
+      const path: string[] = [];
+      for (const p of ref.path) {
+        // a dynamic key is resolved at evaluation (where the depth budget bounds it), not here
+        if (p.type !== 'scalar' || typeof p.value !== 'string') return;
+        node = node.children.get(p.value);
+        if (!node) return;
+        path.push(p.value);
+        if (node.rules.length > 0 || node.defaultRule) {
+          out.add(path.join('.'));
+          return;
+        }
+      }
+      // a ground ref that stops above the rules reads all of them
+      const all = (n: RuleNode, at: string[]): void => {
+        if (n.rules.length > 0 || n.defaultRule) out.add(at.join('.'));
+        for (const [k, c] of n.children) all(c, [...at, k]);
+      };
+      all(node, path);
+    });
+  const visitBody = (body: Expr[]): void => body.forEach((e) => resolveExpr(e, (t) => (visit(t), t)));
+  visit(r.value);
+  r.keys.forEach(visit);
+  visitBody(r.body);
+  for (const e of r.elses) {
+    visit(e.value);
+    visitBody(e.body);
+  }
+  return [...out];
+}
+
+/** Rego forbids recursion: a rule that depends on itself is a rego_recursion_error at compile time. */
+function checkRecursion(root: RuleNode): void {
+  const rulesAt = new Map<string, Rule[]>();
+  const collect = (n: RuleNode, at: string[]): void => {
+    const rules = [...n.rules, ...(n.defaultRule ? [n.defaultRule] : [])];
+    if (rules.length) rulesAt.set(at.join('.'), rules);
+    for (const [k, c] of n.children) collect(c, [...at, k]);
+  };
+  collect(root, []);
+  const deps = new Map<string, string[]>();
+  for (const [path, rules] of rulesAt) deps.set(path, [...new Set(rules.flatMap((r) => dependencies(root, r)))]);
+  const state = new Map<string, 'active' | 'done'>();
+  const stack: string[] = [];
+  const dfs = (p: string): void => {
+    if (state.get(p) === 'done') return;
+    if (state.get(p) === 'active') {
+      const cycle = [...stack.slice(stack.indexOf(p)), p].map((x) => 'data.' + x);
+      throw new RegoError('rego_recursion_error', `rule ${cycle[0]} is recursive: ${cycle.join(' -> ')}`, rulesAt.get(p)![0]!.loc);
+    }
+    state.set(p, 'active');
+    stack.push(p);
+    for (const d of deps.get(p) ?? []) dfs(d);
+    stack.pop();
+    state.set(p, 'done');
+  };
+  for (const p of rulesAt.keys()) dfs(p);
 }
 
 function checkKinds(node: RuleNode, path: string[]): void {

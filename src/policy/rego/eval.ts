@@ -94,6 +94,7 @@ export class Evaluator {
       case 'somein':
         for (const coll of this.term(e.collection)) {
           for (const [k, v] of members(coll)) {
+            this.opts.budget.step(e.loc);
             if (e.key) {
               yield* this.and(this.unifyValue(e.key, k), () => this.unifyValue(e.value, v));
             } else yield* this.unifyValue(e.value, v);
@@ -449,7 +450,10 @@ export class Evaluator {
     }
     const k = path[i]!;
     if (this.isPattern(k)) {
-      for (const [key, child] of members(v)) yield* this.and(this.unifyValue(k, key), () => this.walk(child, path, i + 1));
+      for (const [key, child] of members(v)) {
+        this.opts.budget.step(k.loc);
+        yield* this.and(this.unifyValue(k, key), () => this.walk(child, path, i + 1));
+      }
       return;
     }
     for (const key of this.term(k)) {
