@@ -71,44 +71,35 @@ export function lex(file: string, src: string): Token[] {
       space = false;
       continue;
     }
-    if (c === '"' || (c === '$' && src[i + 1] === '"')) {
-      const tmpl = c === '$';
-      let j = i + (tmpl ? 2 : 1);
-      let depth = 0;
-      while (j < src.length) {
-        const d = src[j]!;
-        if (d === '\\') {
-          j += 2;
-          continue;
-        }
-        if (tmpl && d === '{') depth++;
-        if (tmpl && d === '}' && depth > 0) depth--;
-        if (d === '"' && depth === 0) break;
-        if (d === '\n') fail('non-terminated string');
-        j++;
-      }
-      if (j >= src.length) fail('non-terminated string');
+    if (c === '$' && (src[i + 1] === '"' || src[i + 1] === '`')) {
+      const j = templateEnd(src, i + 2, src[i + 1] as '"' | '`');
+      if (j < 0) fail('non-terminated template string');
       const raw = src.slice(i, j + 1);
-      let value: string;
-      if (tmpl) value = raw.slice(2, -1);
-      else {
-        try {
-          value = JSON.parse(raw) as string;
-        } catch {
-          fail('illegal string literal: ' + raw);
-        }
-      }
-      out.push({ kind: tmpl ? 'template' : 'string', text: raw, value: value!, loc: start, spaceBefore: space });
+      out.push({ kind: 'template', text: raw, value: raw.slice(2, -1), loc: start, spaceBefore: space });
       adv(j + 1 - i);
       space = false;
       continue;
     }
-    if (c === '`' || (c === '$' && src[i + 1] === '`')) {
-      const tmpl = c === '$';
-      const j = src.indexOf('`', i + (tmpl ? 2 : 1));
+    if (c === '"') {
+      const j = stringEnd(src, i + 1);
+      if (j < 0) fail('non-terminated string');
+      const raw = src.slice(i, j + 1);
+      let value: string;
+      try {
+        value = JSON.parse(raw) as string;
+      } catch {
+        fail('illegal string literal: ' + raw);
+      }
+      out.push({ kind: 'string', text: raw, value: value!, loc: start, spaceBefore: space });
+      adv(j + 1 - i);
+      space = false;
+      continue;
+    }
+    if (c === '`') {
+      const j = src.indexOf('`', i + 1);
       if (j < 0) fail('non-terminated raw string');
       const raw = src.slice(i, j + 1);
-      out.push({ kind: tmpl ? 'template' : 'string', text: raw, value: raw.slice(tmpl ? 2 : 1, -1), loc: start, spaceBefore: space });
+      out.push({ kind: 'string', text: raw, value: raw.slice(1, -1), loc: start, spaceBefore: space });
       adv(j + 1 - i);
       space = false;
       continue;
@@ -121,4 +112,57 @@ export function lex(file: string, src: string): Token[] {
   }
   out.push({ kind: 'eof', text: '', loc: loc(), spaceBefore: space });
   return out;
+}
+
+/** Index of the `"` closing a string whose text starts at j, or -1. */
+function stringEnd(src: string, j: number): number {
+  while (j < src.length) {
+    const c = src[j];
+    if (c === '\\') j += 2;
+    else if (c === '"') return j;
+    else if (c === '\n') return -1;
+    else j++;
+  }
+  return -1;
+}
+
+/** Index of the quote closing a template string whose text starts at j, or -1; `{…}` holes may hold strings and templates. */
+export function templateEnd(src: string, j: number, quote: '"' | '`'): number {
+  while (j < src.length) {
+    const c = src[j];
+    if (c === '\\' && (quote === '"' || src[j + 1] === '{')) {
+      j += 2;
+      continue;
+    }
+    if (c === quote) return j;
+    if (c === '\n' && quote === '"') return -1;
+    if (c === '{') {
+      j = holeEnd(src, j + 1);
+      if (j < 0) return -1;
+      continue;
+    }
+    j++;
+  }
+  return -1;
+}
+
+/** Index just past the `}` closing a template hole whose text starts at j, or -1. */
+export function holeEnd(src: string, j: number): number {
+  let depth = 1;
+  while (j < src.length) {
+    const c = src[j];
+    let end: number | undefined;
+    if (c === '"') end = stringEnd(src, j + 1);
+    else if (c === '`') end = src.indexOf('`', j + 1);
+    else if (c === '$' && (src[j + 1] === '"' || src[j + 1] === '`')) end = templateEnd(src, j + 2, src[j + 1] as '"' | '`');
+    if (end !== undefined) {
+      if (end < 0) return -1;
+      j = end + 1;
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return j + 1;
+    j++;
+  }
+  return -1;
 }

@@ -3,7 +3,7 @@
 
 import type { Expr, Import, Module, Rule, Term, With } from './ast.js';
 import { RegoError, type Location } from './errors.js';
-import { lex, type Token } from './lexer.js';
+import { holeEnd, lex, type Token } from './lexer.js';
 import { normNum } from './value.js';
 
 const KEYWORDS = new Set(['as', 'default', 'else', 'import', 'package', 'not', 'with', 'some', 'in', 'every', 'contains', 'if']);
@@ -567,6 +567,11 @@ class Parser {
     let i = 0;
     while (i < src.length) {
       const c = src[i]!;
+      if (c === '\\' && raw && src[i + 1] === '{') {
+        lit += '{';
+        i += 2;
+        continue;
+      }
       if (c === '\\' && !raw) {
         if (src[i + 1] === '{' || src[i + 1] === '}') {
           lit += src[i + 1];
@@ -579,19 +584,8 @@ class Parser {
         continue;
       }
       if (c === '{') {
-        let depth = 1;
-        let j = i + 1;
-        let inStr: string | null = null;
-        while (j < src.length && depth > 0) {
-          const d = src[j]!;
-          if (inStr) {
-            if (d === '\\') j++;
-            else if (d === inStr) inStr = null;
-          } else if (d === '"' || d === '`') inStr = d;
-          else if (d === '{') depth++;
-          else if (d === '}') depth--;
-          j++;
-        }
+        const j = holeEnd(src, i + 1);
+        if (j < 0) this.fail('non-terminated template expression', t.loc);
         if (lit) parts.push(lit);
         lit = '';
         const inner = src.slice(i + 1, j - 1);
