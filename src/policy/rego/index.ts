@@ -34,10 +34,19 @@ export class RegoPolicy {
     return new RegoPolicy(compileModules(modules), data instanceof RObject ? data : fromJSON(data));
   }
 
+  /** Parsed queries: a policy is asked the same few questions again and again. */
+  private readonly prepared = new Map<string, { body: Expr[]; names: string[] }>();
+
   /** Every solution of a query body, as the bindings of its named vars. */
   query(query: string, opts: QueryOptions = {}): Bindings[] {
-    const body = prepareQuery(query);
-    const names = queryVars(body);
+    let q = this.prepared.get(query);
+    if (!q) {
+      const body = prepareQuery(query);
+      q = { body, names: queryVars(body) };
+      if (this.prepared.size >= 1000) this.prepared.clear();
+      this.prepared.set(query, q);
+    }
+    const { body, names } = q;
     const ev = new Evaluator(this.compiled.root, this.data, opts.input, {
       strict: opts.strictBuiltinErrors ?? false,
       budget: new Budget({ ...DEFAULT_LIMITS, ...opts.limits }),

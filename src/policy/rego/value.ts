@@ -86,8 +86,13 @@ function numKey(n: number | bigint): string {
   return Object.is(n, -0) ? '0' : String(n);
 }
 
-/** A string equal for two values iff Rego calls them equal. */
+/** A string equal for two values iff Rego calls them equal. A top-level string is its own text behind a quote
+ * (the hot path: object keys); inside collections strings are JSON-quoted so separators stay unambiguous. */
 export function keyOf(v: Value): string {
+  return typeof v === 'string' ? '"' + v : nestedKey(v);
+}
+
+function nestedKey(v: Value): string {
   if (v === null) return 'n';
   switch (typeof v) {
     case 'boolean':
@@ -98,9 +103,9 @@ export function keyOf(v: Value): string {
     case 'string':
       return JSON.stringify(v);
   }
-  if (Array.isArray(v)) return '[' + v.map(keyOf).join(',') + ']';
-  if (v instanceof RSet) return '{' + [...v.items.keys()].sort().join(',') + '}';
-  return '<' + [...v.items.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([k, e]) => k + ':' + keyOf(e[1])).join(',') + '>';
+  if (Array.isArray(v)) return '[' + v.map(nestedKey).join(',') + ']';
+  if (v instanceof RSet) return '{' + v.values().map(nestedKey).sort().join(',') + '}';
+  return '<' + v.entries().map(([k, e]) => nestedKey(k) + ':' + nestedKey(e)).sort().join(',') + '>';
 }
 
 export function equal(a: Value, b: Value): boolean {
