@@ -552,7 +552,7 @@ export class Evaluator {
         const v = this.dataDoc([...at, k], child, base instanceof RObject ? base.get(k) : undefined);
         if (v !== undefined) {
           const old = out.get(k);
-          out.set(k, old === undefined ? v : mergeDocs(old, v));
+          out.set(k, old === undefined ? v : mergeDocs(old, v, own !== undefined, child.rules[0]?.loc));
         }
       }
     }
@@ -760,18 +760,22 @@ function isFunctionNode(node: RuleNode): boolean {
   return node.rules.some((r) => r.kind === 'function') || node.defaultRule?.kind === 'function';
 }
 
-/** Two documents at one path (a rule's value and the rules beneath it): objects merge, sets unite. */
-function mergeDocs(a: Value, b: Value): Value {
+/**
+ * Two documents at one path: objects merge and sets unite. Where two rules give different values the query
+ * fails with eval_conflict_error; where a rule meets base data, the base document wins, as in OPA.
+ */
+function mergeDocs(a: Value, b: Value, virtual: boolean, loc: Location | undefined): Value {
   if (a instanceof RObject && b instanceof RObject) {
     const out = new RObject(a.entries());
     for (const [k, v] of b.entries()) {
       const old = out.get(k);
-      out.set(k, old === undefined ? v : mergeDocs(old, v));
+      out.set(k, old === undefined ? v : mergeDocs(old, v, virtual, loc));
     }
     return out;
   }
   if (a instanceof RSet && b instanceof RSet) return new RSet([...a.values(), ...b.values()]);
-  return b;
+  if (equal(a, b) || !virtual) return a;
+  throw new RegoError('eval_conflict_error', 'object keys must be unique', loc);
 }
 
 function varsOf(t: Term): string[] {
