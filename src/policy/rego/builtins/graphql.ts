@@ -1,6 +1,9 @@
 // GraphQL builtins: a parser for schema (SDL) and executable documents producing the AST shape OPA returns
 // (gqlparser's, empty lists and absent values dropped), parse errors worded as gqlparser words them, and a
 // validator covering the rules policies rely on (types, interfaces, unions, fields and required arguments).
+// Written here rather than on graphql-js (the maintained JavaScript implementation) because OPA's answers are
+// gqlparser's AST shape and error texts, which policies and OPA's conformance cases compare against and which
+// graphql-js words and shapes differently.
 
 import { builtinError, typeError } from '../errors.js';
 import { fromJSON, RObject, toJSON, typeName, type Value } from '../value.js';
