@@ -18,7 +18,7 @@ import { WardenError } from '../errors.js';
 
 export type { AssetEntry, AssetList, AssetType } from '../config/schema.js';
 
-export type EnforcementLists = { readonly [T in AssetType]: { readonly denied: readonly AssetEntry[]; readonly allowed: readonly AssetEntry[] } };
+export type EnforcementLists = { [T in AssetType]: { denied: AssetEntry[]; allowed: AssetEntry[] } };
 
 /** The block and allow lists of the loaded config, by asset type: the shape admission takes. */
 export function enforcementLists(config: Config): EnforcementLists {
