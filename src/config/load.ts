@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
-import { ConfigSchema, CURRENT_CONFIG_VERSION, type Config } from './schema.js';
+import { ConfigSchema, CURRENT_CONFIG_VERSION, duplicateAssetEntries, type Config } from './schema.js';
 import { WardenError } from '../errors.js';
 
 /** config.yaml cannot be read or is invalid; the message says where and how to fix it. */
@@ -96,6 +96,11 @@ function validate(raw: unknown, doc: Document | undefined, lines: LineCounter | 
       continue;
     }
     problems.push(`${where(path, doc, lines, segments)}: ${segments.join('.') || '(top level)'}: ${error.message}`);
+  }
+  if (problems.length === 0) {
+    for (const duplicate of duplicateAssetEntries((withDefaults as Config).asset_policy)) {
+      problems.push(`${where(path, doc, lines, duplicate.segments)}: ${duplicate.message}`);
+    }
   }
   const unique = [...new Set(problems)];
   if (unique.length > 0) throw new ConfigError(`invalid configuration:\n  ${unique.join('\n  ')}`);

@@ -213,6 +213,90 @@ export const LlmProvidersSection = Type.Object(
   strict('LLM providers the proxy recognises.'),
 );
 
+export const ASSET_TYPES = ['skill', 'mcp', 'plugin', 'tool'] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+export const ASSET_LISTS = ['denied', 'allowed'] as const;
+export type AssetList = (typeof ASSET_LISTS)[number];
+
+/** Entries per list: far above any operator's hand-kept list, low enough that admission stays a short scan. */
+export const MAX_ASSET_LIST_ENTRIES = 10_000;
+
+const assetEntryFields = {
+  name: Type.String({ minLength: 1, maxLength: 512, description: 'Name of the skill, MCP server, plugin or tool, matched exactly.' }),
+  connector: Type.Optional(Type.String({
+    minLength: 1,
+    maxLength: 64,
+    pattern: '^[a-z0-9][a-z0-9_-]*$',
+    description: 'Limits the entry to one connector (agent), e.g. `claudecode`; unset: every connector.',
+  })),
+  reason: Type.String({ default: '', maxLength: 1024, description: 'Why the entry exists, as the audit trail and admission answers report it.' }),
+};
+
+const DeniedAsset = Type.Object(assetEntryFields, { additionalProperties: false, description: 'One blocked asset.' });
+
+const AllowedAsset = Type.Object(
+  {
+    ...assetEntryFields,
+    source_path_contains: Type.Optional(Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Pins the allow to installs whose source path contains this text; unset: any path.',
+    })),
+  },
+  { additionalProperties: false, description: 'One allowed asset.' },
+);
+
+const assetLists = (type: string) =>
+  Type.Object(
+    {
+      denied: Type.Array(DeniedAsset, {
+        default: [],
+        maxItems: MAX_ASSET_LIST_ENTRIES,
+        description: `Blocked ${type}; a block wins over an allow of the same name and connector. One entry per name and connector.`,
+      }),
+      allowed: Type.Array(AllowedAsset, {
+        default: [],
+        maxItems: MAX_ASSET_LIST_ENTRIES,
+        description: `Allowed ${type}: admission skips their scan when \`admission.defaults.allow_list_bypass_scan\` is on ` +
+          '(only at a source path containing `source_path_contains` where the entry gives one). One entry per name and connector.',
+      }),
+    },
+    strict(`Operator block and allow lists of ${type}; \`POST /enforce/block\` and \`/enforce/allow\` edit them (see [policy.md](policy.md#enforcement-lists)).`),
+  );
+
+export const AssetPolicySection = Type.Object(
+  {
+    skill: assetLists('skills'),
+    mcp: assetLists('MCP servers'),
+    plugin: assetLists('plugins'),
+    tool: assetLists('tools'),
+  },
+  strict('Enforcement lists: skills, MCP servers, plugins and tools the operator blocked or allowed.'),
+);
+
+export type AssetPolicy = Static<typeof AssetPolicySection>;
+export type AssetEntry = Static<typeof AllowedAsset>;
+
+/** A second entry for the same name and connector in one list: the schema cannot see it, so loading checks it. */
+export function duplicateAssetEntries(policy: AssetPolicy): { segments: string[]; message: string }[] {
+  const problems: { segments: string[]; message: string }[] = [];
+  for (const type of ASSET_TYPES) {
+    for (const list of ASSET_LISTS) {
+      const seen = new Set<string>();
+      policy[type][list].forEach((entry, i) => {
+        const key = JSON.stringify([entry.name, entry.connector ?? null]);
+        const segments = ['asset_policy', type, list, String(i)];
+        if (seen.has(key)) {
+          const who = entry.connector === undefined ? '' : ` for connector "${entry.connector}"`;
+          problems.push({ segments, message: `${segments.join('.')}: "${entry.name}"${who} is already listed; keep one entry` });
+        }
+        seen.add(key);
+      });
+    }
+  }
+  return problems;
+}
+
 export const ConfigSchema = Type.Object(
   {
     config_version: Type.Literal(CURRENT_CONFIG_VERSION, { description: `Format version of this file; must be ${CURRENT_CONFIG_VERSION}.` }),
@@ -223,6 +307,7 @@ export const ConfigSchema = Type.Object(
     scanner: ScannerSection,
     llm: LlmSection,
     llm_providers: LlmProvidersSection,
+    asset_policy: AssetPolicySection,
   },
   { additionalProperties: false, title: 'Warden config.yaml', description: 'Warden configuration ($WARDEN_HOME/config.yaml).' },
 );

@@ -1,5 +1,8 @@
 // Asking a running gateway to reload (SIGHUP: config, gateway token and hook tokens are read again and the
-// listeners rebound), and waiting until it accepts whatever the caller just changed.
+// listeners rebound), and waiting until it accepts whatever the caller just changed; and, inside the gateway,
+// applying one section the gateway itself just wrote without that restart.
+import type { Config } from '../config/schema.js';
+import type { Settings } from '../config/settings.js';
 import { runningGateway } from './process-record.js';
 
 export interface Reload {
@@ -32,4 +35,14 @@ export async function reloadGateway(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { pid: running.pid, accepted: false };
+}
+
+/**
+ * Applies one top-level section the gateway has just written to config.yaml to its running settings. A SIGHUP
+ * restart would rebind both listeners (a new port when the port is 0, a window of refused connections, and a
+ * route cannot wait for its own server to close), far too much for a list edit. Only `key` is taken from
+ * `written`: another edit of config.yaml still waiting for its SIGHUP stays unapplied, as it would have.
+ */
+export function applyWrittenSection<K extends keyof Config>(running: { settings: Settings }, written: Config, key: K): void {
+  running.settings = { ...running.settings, config: { ...running.settings.config, [key]: written[key] } };
 }

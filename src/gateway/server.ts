@@ -12,6 +12,7 @@ import { ORDINARY_BODY_LIMIT } from './plugins/limits.js';
 import { declareFamily } from '../util/route-config.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { enforceRoutes } from './routes/enforce.js';
 import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
@@ -61,6 +62,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     hookRoutes(agentFacing, ctx);
   });
   scanRoutes(app, ctx);
+  enforceRoutes(app, ctx);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {
