@@ -16,6 +16,7 @@ import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
+import { policyRoutes } from './routes/policy.js';
 import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
@@ -61,6 +62,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     hookRoutes(agentFacing, ctx);
   });
   scanRoutes(app, ctx);
+  policyRoutes(app, ctx);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {
