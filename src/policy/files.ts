@@ -15,7 +15,10 @@ import { POLICY_LIMITS } from './limits.js';
 export const SHIPPED_POLICY_DIR = fileURLToPath(new URL('../../policies/rego/', import.meta.url));
 
 export interface PolicySources {
+  /** The shipped modules, then the operator's. */
   modules: SourceFile[];
+  /** The operator's own modules (a suffix of `modules`). */
+  operatorModules: SourceFile[];
   /** The operator's data.json, or an empty object. */
   data: Record<string, unknown>;
   /** The folder the operator's files were read from; undefined without `policy_dir`. */
@@ -42,12 +45,12 @@ export function shippedModules(): SourceFile[] {
 /** Everything a policy is compiled from; `policyDir` undefined means the shipped modules alone. */
 export function loadPolicySources(policyDir: string | undefined): PolicySources {
   const modules = shippedModules();
-  if (policyDir === undefined) return { modules, data: {}, dir: undefined };
+  if (policyDir === undefined) return { modules, operatorModules: [], data: {}, dir: undefined };
   const dir = operatorFolder(policyDir);
   const names = regoFilesIn(dir);
   if (names.length > POLICY_LIMITS.maxModules) throw dirError(`${dir} holds ${names.length} .rego files; at most ${POLICY_LIMITS.maxModules} are loaded`);
-  for (const name of names) modules.push({ file: join(dir, name), source: readCapped(join(dir, name), POLICY_LIMITS.maxModuleBytes) });
-  return { modules, data: readData(join(dir, 'data.json')), dir };
+  const operatorModules = names.map((name) => ({ file: join(dir, name), source: readCapped(join(dir, name), POLICY_LIMITS.maxModuleBytes) }));
+  return { modules: [...modules, ...operatorModules], operatorModules, data: readData(join(dir, 'data.json')), dir };
 }
 
 /** The `rego` child of the configured folder when it has one, else the folder; never through a link. */
