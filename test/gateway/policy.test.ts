@@ -6,7 +6,10 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { WardenError } from '../../src/errors.js';
+import { startGateway } from '../../src/gateway/runtime.js';
 import { authHeaders, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
+import { EPHEMERAL_CONFIG, tempHome } from '../helpers/home.js';
 
 describe('sidecar policy routes', () => {
   let gw: InProcessGateway;
@@ -106,4 +109,14 @@ admission:
     rmSync(join(policyDir, 'rego', 'linked.rego'));
     assert.equal((await post('/policy/reload', { policy_dir: '/tmp' })).status, 400, 'reload takes no parameters');
   });
+});
+
+test('a policy_dir that cannot be loaded refuses the start, naming the problem', async () => {
+  const home = tempHome(`${EPHEMERAL_CONFIG}policy_dir: no-such-folder\n`);
+  try {
+    await assert.rejects(startGateway({ ...home.env, WARDEN_LOG_LEVEL: 'silent' }), (err: unknown) =>
+      err instanceof WardenError && err.code === 'WARDEN_ERR_POLICY_DIR' && err.message.includes(join(home.dir, 'no-such-folder')));
+  } finally {
+    home.remove();
+  }
 });
