@@ -9,27 +9,28 @@ package warden.admission
 
 import rego.v1
 
-# The three action shorthands of config.yaml (migration rule 2).
-shorthands := {
-	"block": {"install": "block", "file": "quarantine", "runtime": "disable"},
-	"quarantine": {"install": "none", "file": "quarantine", "runtime": "disable"},
-	"warn": {"install": "none", "file": "none", "runtime": "enable"},
-}
+# The three action shorthands of config.yaml (migration rule 2). Tables are written one entry per rule so a
+# decision builds only the entry it looks up (rule heads are indexed), not the whole table.
+shorthands["block"] := {"install": "block", "file": "quarantine", "runtime": "disable"}
+
+shorthands["quarantine"] := {"install": "none", "file": "quarantine", "runtime": "disable"}
+
+shorthands["warn"] := {"install": "none", "file": "none", "runtime": "enable"}
 
 # Today's action per severity and type: the v8 data.json `actions` with its mcp and plugin scanner_overrides.
-default_actions := {
-	"skill": {"CRITICAL": "block", "HIGH": "block", "MEDIUM": "warn", "LOW": "warn", "INFO": "warn"},
-	"mcp": {"CRITICAL": "block", "HIGH": "block", "MEDIUM": "block", "LOW": "warn", "INFO": "warn"},
-	"plugin": {"CRITICAL": "block", "HIGH": "block", "MEDIUM": "warn", "LOW": "warn", "INFO": "warn"},
-}
+default_actions["skill"] := {"CRITICAL": "block", "HIGH": "block", "MEDIUM": "warn", "LOW": "warn", "INFO": "warn"}
+
+default_actions["mcp"] := {"CRITICAL": "block", "HIGH": "block", "MEDIUM": "block", "LOW": "warn", "INFO": "warn"}
+
+default_actions["plugin"] := {"CRITICAL": "block", "HIGH": "block", "MEDIUM": "warn", "LOW": "warn", "INFO": "warn"}
 
 # Warden's own first-party packages, trusted where they sit under Warden's home; per type, as
 # config.yaml's admission.<type>.first_party_allow_list (which replaces the type's list when set).
-default_first_party := {
-	"skill": [{"name": "codeguard", "reason": "first-party CodeGuard skill", "source_path_contains": ["/.warden/"]}],
-	"mcp": [],
-	"plugin": [{"name": "warden", "reason": "first-party Warden plugin", "source_path_contains": ["/.warden/"]}],
-}
+default_first_party["skill"] := [{"name": "codeguard", "reason": "first-party CodeGuard skill", "source_path_contains": ["/.warden/"]}]
+
+default_first_party["mcp"] := []
+
+default_first_party["plugin"] := [{"name": "warden", "reason": "first-party Warden plugin", "source_path_contains": ["/.warden/"]}]
 
 allow_triple := {"install": "allow", "file": "none", "runtime": "enable"}
 
@@ -41,29 +42,15 @@ overrides := data.warden.config.admission
 
 bypass_scan := object.get(overrides, "allow_list_bypass_scan", true)
 
-first_party := object.get(overrides, ["first_party_allow_list", target_type], default_first_party[target_type])
+first_party := overrides.first_party_allow_list[target_type] if {
+	overrides.first_party_allow_list[target_type]
+} else := default_first_party[target_type]
 
 target_type := input.target_type
 
-severity := upper(input.scan_result.max_severity)
+severity := upper(object.get(input, ["scan_result", "max_severity"], "NONE"))
 
-severity := "NONE" if not input.scan_result.max_severity
-
-# The triple for a type and severity: the operator's override (a shorthand or a triple), else the default.
-actions_for(type, sev) := shorthands[a] if {
-	a := overrides.actions[type][sev]
-	is_string(a)
-} else := t if {
-	t := overrides.actions[type][sev]
-	is_object(t)
-} else := shorthands[default_actions[type][sev]]
-
-# An entry names the target, the same connector when both name one, and (for a pinned entry) a path marker.
-names_target(e) if {
-	e.name == input.target_name
-	not connector_differs(e)
-}
-
+# An entry names the same connector as the input when both name one, and (for a pinned entry) a path marker.
 connector_differs(e) if e.connector != input.connector
 
 pinned_path_holds(e) if not e.source_path_contains
@@ -77,16 +64,16 @@ markers(m) := [m] if is_string(m)
 
 markers(m) := m if is_array(m)
 
-lists := object.get(overrides, ["lists", target_type], {})
-
+# The enforcement lists, indexed by name (the service injects them as
+# lists.<type>.denied|allowed.<name> = [entries]), so a decision costs the same with ten entries or ten thousand.
 denied_entry := e if {
-	some e in object.get(lists, "denied", [])
-	names_target(e)
+	some e in overrides.lists[target_type].denied[input.target_name]
+	not connector_differs(e)
 }
 
 allowed_entry := e if {
-	some e in object.get(lists, "allowed", [])
-	names_target(e)
+	some e in overrides.lists[target_type].allowed[input.target_name]
+	not connector_differs(e)
 	pinned_path_holds(e)
 }
 
@@ -103,16 +90,22 @@ scan_decision := {"verdict": "blocked", "reason": concat("", ["MCP server comman
 	not input.scan_result
 } else := {"verdict": "clean", "reason": "scan found nothing", "actions": allow_triple, "matched_list": null} if {
 	severity == "NONE"
-} else := {"verdict": "rejected", "reason": concat("", ["scan severity ", severity, " is set to ", t.install, "/", t.file, "/", t.runtime]), "actions": t, "matched_list": null} if {
-	t := actions_for(target_type, severity)
-	blocking(t)
-} else := {"verdict": "warning", "reason": concat("", ["scan severity ", severity, " is allowed with a warning"]), "actions": t, "matched_list": null} if {
-	t := actions_for(target_type, severity)
-}
+} else := {"verdict": "rejected", "reason": concat("", ["scan severity ", severity, " is set to ", scan_actions.install, "/", scan_actions.file, "/", scan_actions.runtime]), "actions": scan_actions, "matched_list": null} if {
+	blocking
+} else := {"verdict": "warning", "reason": concat("", ["scan severity ", severity, " is allowed with a warning"]), "actions": scan_actions, "matched_list": null}
 
-blocking(t) if t.install == "block"
+# The triple for the scan's severity: the operator's override (a shorthand or a triple), else the default.
+override := overrides.actions[target_type][severity]
 
-blocking(t) if t.file == "quarantine"
+scan_actions := shorthands[override] if {
+	is_string(override)
+} else := override if {
+	is_object(override)
+} else := shorthands[default_actions[target_type][severity]]
+
+blocking if scan_actions.install == "block"
+
+blocking if scan_actions.file == "quarantine"
 
 outcome := {"verdict": "blocked", "reason": concat("", ["on the block list: ", object.get(e, "reason", "")]), "actions": shorthands.block, "matched_list": "denied"} if {
 	e := denied_entry

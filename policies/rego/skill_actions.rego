@@ -7,6 +7,7 @@ import rego.v1
 
 severity := upper(input.severity)
 
-decision := {"severity": severity, "actions": data.warden.admission.actions_for("skill", severity)} if {
+decision := {"severity": severity, "actions": actions} if {
 	severity in {"CRITICAL", "HIGH", "MEDIUM", "LOW", "INFO"}
+	actions := data.warden.admission.scan_actions with input as {"target_type": "skill", "scan_result": {"max_severity": severity}}
 }

@@ -158,8 +158,9 @@ export class PolicyService {
     this.decisions.clear();
   }
 
+  /** The lists as admission.rego reads them: per type and list, the entries grouped by name (an O(1) lookup). */
   private withLists({ base, baseData }: Loaded, lists: EnforcementLists): RegoPolicy {
-    const byType = Object.fromEntries(ADMISSION_TYPES.map((t) => [t, { denied: lists[t]?.denied ?? [], allowed: lists[t]?.allowed ?? [] }]));
+    const byType = Object.fromEntries(ADMISSION_TYPES.map((t) => [t, { denied: byName(lists[t]?.denied), allowed: byName(lists[t]?.allowed) }]));
     return base.withData(mergeData(baseData, { warden: { config: { admission: { lists: byType } } } }));
   }
 }
@@ -175,6 +176,12 @@ function admissionData(config: Pick<Config, 'admission'>): Record<string, unknow
     actions: Object.fromEntries(Object.entries(types).map(([type, t]) => [type, t.actions])),
     first_party_allow_list: firstParty,
   };
+}
+
+function byName(entries: readonly ListEntry[] = []): Record<string, ListEntry[]> {
+  const out: Record<string, ListEntry[]> = {};
+  for (const entry of entries) (out[entry.name] ??= []).push(entry);
+  return out;
 }
 
 /** `over` laid on `under`: objects merge key by key, anything else in `over` replaces. */
