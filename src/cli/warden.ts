@@ -9,6 +9,7 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerFleet } from './commands/fleet.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerPlugin } from './commands/plugin.js';
+import { registerPolicy } from './commands/policy.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerScan } from './commands/scan.js';
 import { registerSetup } from './commands/setup.js';
@@ -33,6 +34,7 @@ registerMcp(program);
 registerPlugin(program);
 registerScan(program);
 registerFleet(program);
+registerPolicy(program);
 
 try {
   await program.parseAsync(process.argv);

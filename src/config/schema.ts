@@ -297,6 +297,65 @@ export function duplicateAssetEntries(policy: AssetPolicy): { segments: string[]
   return problems;
 }
 
+const ActionTriple = Type.Object(
+  {
+    install: oneOf(['block', 'allow', 'none'] as const, { description: '`block` refuses the install; `allow` lets it through; `none` takes no install-time action.' }),
+    file: oneOf(['quarantine', 'none'] as const, { description: '`quarantine` moves the files aside; `none` leaves them.' }),
+    runtime: oneOf(['disable', 'enable'] as const, { description: '`disable` turns the asset off in the agent; `enable` leaves it on.' }),
+  },
+  { additionalProperties: false, description: 'An explicit action triple.' },
+);
+export const AdmissionAction = Type.Union([Type.Literal('block'), Type.Literal('quarantine'), Type.Literal('warn'), ActionTriple], {
+  description: 'Shorthand `block` (install block, file quarantine, runtime disable), `quarantine` (install none, file ' +
+    'quarantine, runtime disable), `warn` (install none, file none, runtime enable), or an `{install, file, runtime}` triple.',
+});
+export type AdmissionAction = Static<typeof AdmissionAction>;
+
+const FirstPartyEntry = Type.Object(
+  {
+    name: Type.String({ minLength: 1, description: 'Name of the skill, MCP server or plugin.' }),
+    reason: Type.String({ default: '', description: 'Why it is trusted (shown in the admission decision).' }),
+    source_path_contains: Type.Optional(Type.Array(Type.String({ minLength: 1 }), {
+      description: 'The entry only applies when the install path contains one of these markers.',
+    })),
+  },
+  { additionalProperties: false, description: 'A first-party package that is admitted without its scan result deciding.' },
+);
+
+const admissionTarget = (what: string, defaults: string) =>
+  Type.Object(
+    {
+      actions: Type.Object(Object.fromEntries(SEVERITIES.map((s) => [s, Type.Optional(AdmissionAction)])), {
+        additionalProperties: false,
+        default: {},
+        description: `Action per highest scan severity (\`CRITICAL\` … \`INFO\`) for ${what}; an unset severity keeps the shipped default (${defaults}).`,
+      }),
+      first_party_allow_list: Type.Optional(Type.Array(FirstPartyEntry, {
+        description: `First-party ${what} admitted without the scan deciding (when \`admission.defaults.allow_list_bypass_scan\` is on); ` +
+          'set, it replaces the shipped list (policies/rego/admission.rego).',
+      })),
+    },
+    strict(`Install admission of ${what}.`),
+  );
+
+export const AdmissionSection = Type.Object(
+  {
+    defaults: Type.Object(
+      {
+        allow_list_bypass_scan: Type.Boolean({
+          default: true,
+          description: 'An asset on the allow list (or first-party list) is admitted without its scan result deciding; off, the scan decides for it too.',
+        }),
+      },
+      strict('Admission settings shared by every asset type.'),
+    ),
+    skill: admissionTarget('skills', 'block at CRITICAL and HIGH, warn below'),
+    mcp: admissionTarget('MCP servers', 'block at CRITICAL, HIGH and MEDIUM, warn below'),
+    plugin: admissionTarget('plugins', 'block at CRITICAL and HIGH, warn below'),
+  },
+  strict('Install admission of skills, MCP servers and plugins, decided by policies/rego/admission.rego (see [policy.md](policy.md)).'),
+);
+
 export const ConfigSchema = Type.Object(
   {
     config_version: Type.Literal(CURRENT_CONFIG_VERSION, { description: `Format version of this file; must be ${CURRENT_CONFIG_VERSION}.` }),
@@ -308,6 +367,13 @@ export const ConfigSchema = Type.Object(
     llm: LlmSection,
     llm_providers: LlmProvidersSection,
     asset_policy: AssetPolicySection,
+    admission: AdmissionSection,
+    policy_dir: Type.String({
+      default: '',
+      description: 'Folder of the operator\'s own Rego modules (`*.rego`) and `data.json`, loaded beside the shipped ' +
+        'modules (its `rego` child when it has one); `~` is the home directory, a relative path is under `$WARDEN_HOME`. ' +
+        'Empty: the shipped modules only. `POST /policy/reload` or `warden policy reload` reloads it.',
+    }),
   },
   { additionalProperties: false, title: 'Warden config.yaml', description: 'Warden configuration ($WARDEN_HOME/config.yaml).' },
 );

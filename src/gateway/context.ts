@@ -5,6 +5,7 @@ import type { HookInspector } from '../connectors/hook-inspection.js';
 import type { HookTokens } from '../connectors/hook-tokens.js';
 import type { Inspector } from '../guardrail/inspector.js';
 import type { FleetContext } from '../fleet/context.js';
+import type { PolicyService } from '../policy/service.js';
 import type { HealthRegistry } from './health.js';
 
 export interface GatewayContext {
@@ -14,6 +15,8 @@ export interface GatewayContext {
   inspector: Inspector;
   hookInspector: HookInspector;
   hookTokens: HookTokens;
+  /** The Rego policy (shipped modules and policy_dir), built at start and on restart; reloadable on its own. */
+  policy: PolicyService;
   version: string;
   startedAt: Date;
   /** Present when fleet.enabled. */

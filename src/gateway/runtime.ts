@@ -27,6 +27,9 @@ import { listenOn } from '../util/listen.js';
 import { VERSION } from '../version.js';
 import type { GatewayContext } from './context.js';
 import { openFleet } from '../fleet/context.js';
+import { resolvePolicyDir } from '../policy/files.js';
+import { PolicyService } from '../policy/service.js';
+import { homeOf } from '../scanners/paths.js';
 import { HealthRegistry } from './health.js';
 import { removeProcessInfoIfOurs, writeProcessInfo } from './process-record.js';
 import { reportSandboxHealth } from './sandbox-health.js';
@@ -63,6 +66,7 @@ interface Prepared {
   settings: Settings;
   inspector: Inspector;
   registry: ProviderRegistry;
+  policy: PolicyService;
 }
 
 export function prepare(env: NodeJS.ProcessEnv): Prepared {
@@ -73,7 +77,9 @@ export function prepare(env: NodeJS.ProcessEnv): Prepared {
   const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
   // A bad provider registry refuses the start too.
   const registry = new ProviderRegistry(settings.config);
-  return { settings, inspector: new Inspector(engine, verdictThresholds(settings.config)), registry };
+  // A policy that does not compile refuses the start too (on restart, the running one is kept).
+  const policy = new PolicyService(settings.config, { policyDir: resolvePolicyDir(settings.config.policy_dir, settings.paths.home, homeOf(env)) });
+  return { settings, inspector: new Inspector(engine, verdictThresholds(settings.config)), registry, policy };
 }
 
 interface Listeners {
@@ -87,7 +93,7 @@ interface Listeners {
   proxyUrl: string;
 }
 
-async function listen({ settings, inspector, registry }: Prepared, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
+async function listen({ settings, inspector, registry, policy }: Prepared, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
   const audit = new AuditStore(paths.auditDb, (err) => {
@@ -99,7 +105,7 @@ async function listen({ settings, inspector, registry }: Prepared, logger: Fasti
   const hookTokens = new HookTokens(paths.hooksDir);
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, version: VERSION, startedAt };
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt };
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;

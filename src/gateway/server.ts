@@ -17,6 +17,7 @@ import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
+import { policyRoutes } from './routes/policy.js';
 import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
@@ -63,6 +64,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   });
   scanRoutes(app, ctx);
   enforceRoutes(app, ctx);
+  policyRoutes(app, ctx);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {

@@ -83,7 +83,7 @@ describe('sidecar without a token', () => {
     const app = await buildSidecar(
       {
         settings, audit, health: new HealthRegistry(), inspector: prepared.inspector, hookInspector: new HookInspector(prepared.inspector),
-        hookTokens: new HookTokens(settings.paths.hooksDir), version: 'test', startedAt: new Date(),
+        hookTokens: new HookTokens(settings.paths.hooksDir), policy: prepared.policy, version: 'test', startedAt: new Date(),
       },
       createLogger('silent'),
     );

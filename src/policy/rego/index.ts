@@ -34,6 +34,11 @@ export class RegoPolicy {
     return new RegoPolicy(compileModules(modules), data instanceof RObject ? data : fromJSON(data));
   }
 
+  /** The same compiled modules over another base document (compiling is the costly part; data changes often). */
+  withData(data: unknown): RegoPolicy {
+    return new RegoPolicy(this.compiled, data instanceof RObject ? data : fromJSON(data));
+  }
+
   /** Parsed queries: a policy is asked the same few questions again and again. */
   private readonly prepared = new Map<string, { body: Expr[]; names: string[] }>();
 
