@@ -94,3 +94,40 @@ test('query solutions bind the query vars; input_term values keep sets', () => {
   assert.deepEqual(sols.map((s) => s.get('x')).sort(), ['admin', 'bob']);
   assert.equal(policy.evaluate('data.q.allow', { input: fromJSON({ names: ['bob'] }) }), undefined);
 });
+
+test('a rule computed once per policy is never reused where its inputs differ', () => {
+  const source = [
+    'package p',
+    '',
+    'constant := data.base.x * 10',
+    'reads_input := input.x',
+    'via_function := f(1)',
+    'f(y) := input.x + y',
+    'fresh := uuid.rfc4122("k")',
+    'stamped := [data.base.x, time.now_ns()]',
+    'fresh_via_rule := fresh',
+  ].join('\n');
+  const policy = RegoPolicy.compile([{ file: 'p.rego', source }], { base: { x: 1 } });
+  const num = (v: unknown): number => Number(toJSON(v as never));
+  assert.equal(num(policy.evaluate('data.p.constant')), 10);
+  assert.equal(num(policy.evaluate('data.p.constant')), 10);
+  // `with data` and `with input` change what the rule sees: the remembered value must not leak in or out
+  assert.equal(num(policy.query('x := data.p.constant with data.base.x as 2')[0]?.get('x')), 20);
+  assert.equal(num(policy.evaluate('data.p.constant')), 10);
+  assert.equal(num(policy.query('x := data.p.reads_input with input as {"x": 7}')[0]?.get('x')), 7);
+  // a data change builds a new policy, with its own values
+  assert.equal(num(policy.withData({ base: { x: 3 } }).evaluate('data.p.constant')), 30);
+  assert.equal(num(policy.evaluate('data.p.constant')), 10);
+  // rules that read input, directly or through a function, follow each query's input
+  for (const x of [1, 2]) {
+    assert.equal(num(policy.evaluate('data.p.reads_input', { input: fromJSON({ x }) })), x);
+    assert.equal(num(policy.evaluate('data.p.via_function', { input: fromJSON({ x }) })), x + 1);
+  }
+  // non-deterministic builtins give one answer per query, not one per policy (also through another rule)
+  assert.notEqual(toJSON(policy.evaluate('data.p.fresh')!), toJSON(policy.evaluate('data.p.fresh')!));
+  assert.notEqual(toJSON(policy.evaluate('data.p.fresh_via_rule')!), toJSON(policy.evaluate('data.p.fresh_via_rule')!));
+  const first = toJSON(policy.evaluate('data.p.stamped')!) as unknown[];
+  const started = process.hrtime.bigint();
+  while (process.hrtime.bigint() - started < 2_000_000n);
+  assert.notDeepEqual(toJSON(policy.evaluate('data.p.stamped')!), first);
+});

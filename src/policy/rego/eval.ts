@@ -19,18 +19,28 @@ interface Scope {
   dataOverrides: Map<string, { path: string[]; value: Value }>;
   /** `with <function> as` replacements: function name or data path → value or function ref. */
   mocks: Map<string, { value?: Value; fn?: Term }>;
-  cache: Map<string, Value | undefined>;
+  /** Rule values computed in this scope (a node stands for its one path). */
+  cache: Map<RuleNode, Value | undefined>;
 }
 
 export interface EvalOptions {
   strict: boolean;
   budget: Budget;
   now?: bigint;
+  /** Values of the policy's constant rules (see memo.ts), shared across queries; used outside `with` scopes only. */
+  constants?: ConstantMemo;
+}
+
+export interface ConstantMemo {
+  rules: Set<RuleNode>;
+  values: Map<RuleNode, Value | undefined>;
 }
 
 export class Evaluator {
   env: Env = new Map();
   scope: Scope;
+  /** The query's own scope: only here may constant rules come from, or go to, the policy's memo. */
+  private readonly rootScope: Scope;
   private readonly bctx: BuiltinContext;
 
   constructor(
@@ -39,7 +49,7 @@ export class Evaluator {
     input: Value | undefined,
     private readonly opts: EvalOptions,
   ) {
-    this.scope = { input, dataOverrides: new Map(), mocks: new Map(), cache: new Map() };
+    this.scope = this.rootScope = { input, dataOverrides: new Map(), mocks: new Map(), cache: new Map() };
     this.bctx = { now: opts.now ?? BigInt(Date.now()) * 1_000_000n, strict: opts.strict, memo: new Map() };
   }
 
@@ -350,13 +360,24 @@ export class Evaluator {
       case 'ref':
         yield* this.ref(t);
         return;
-      case 'array':
+      case 'array': {
+        const g = groundValue(t);
+        if (g !== undefined) {
+          yield g;
+          return;
+        }
         yield* this.terms(t.items, 0, []);
         return;
+      }
       case 'set':
         for (const items of this.terms(t.items, 0, [])) yield new RSet(items);
         return;
       case 'object': {
+        const g = groundValue(t);
+        if (g !== undefined) {
+          yield g;
+          return;
+        }
         const flat = t.items.flat();
         for (const vals of this.terms(flat, 0, [])) {
           const o = new RObject();
@@ -444,6 +465,14 @@ export class Evaluator {
 
   /** Walks a plain value along ref path terms from index i. */
   private *walk(v: Value, path: Term[], i: number): Generator<Value> {
+    // ground keys step in a loop: a nested generator per key would cost every yielded value one hop per key
+    for (; i < path.length; i++) {
+      const k = path[i]!;
+      if (k.type !== 'scalar') break;
+      const child = lookup(v, k.value);
+      if (child === undefined) return;
+      v = child;
+    }
     if (i === path.length) {
       yield v;
       return;
@@ -469,10 +498,20 @@ export class Evaluator {
 
   /** Walks `data`: rule tree node and base document together. */
   private *dataRef(path: Term[], i: number, at: string[], node: RuleNode | undefined, base: Value | undefined): Generator<Value> {
-    const ov = this.override(at);
-    if (ov !== undefined) {
-      yield* this.walk(ov, path, i);
-      return;
+    // ground keys above the rules step in a loop, for the same reason as in walk
+    for (;;) {
+      const ov = this.override(at);
+      if (ov !== undefined) {
+        yield* this.walk(ov, path, i);
+        return;
+      }
+      if (!node || i === path.length || node.rules.length > 0 || node.defaultRule) break;
+      const k = path[i]!;
+      if (k.type !== 'scalar' || typeof k.value !== 'string') break;
+      node = node.children.get(k.value);
+      base = base instanceof RObject ? base.get(k.value) : undefined;
+      at = [...at, k.value];
+      i++;
     }
     if (!node) {
       if (base !== undefined && !this.overridesBelow(at)) yield* this.walk(base, path, i);
@@ -499,7 +538,7 @@ export class Evaluator {
       if (d !== undefined) yield* this.walk(d, path, i);
       return;
     }
-    for (const key of this.term(k)) {
+    for (const key of k.type === 'scalar' ? [k.value] : this.term(k)) {
       if (typeof key !== 'string') {
         // base documents are JSON: a number key reaches the object key with the same text
         if (typeof key === 'number' && base instanceof RObject) {
@@ -537,7 +576,7 @@ export class Evaluator {
     let own: Value | undefined;
     if (node && (node.rules.length > 0 || node.defaultRule)) {
       if (isFunctionNode(node)) return undefined;
-      own = this.ruleValue(at, node);
+      own = this.ruleValue(node);
       if (node.children.size === 0) return own;
     }
     const hasBelow = (node && node.children.size > 0) || this.overridesBelow(at);
@@ -568,16 +607,18 @@ export class Evaluator {
 
   // ---- rules ----
 
-  private ruleValue(at: string[], node: RuleNode): Value | undefined {
-    const key = at.join('\u0000');
-    const cached = this.scope.cache.get(key);
-    if (cached !== undefined || this.scope.cache.has(key)) return cached;
+  private ruleValue(node: RuleNode): Value | undefined {
+    const cached = this.scope.cache.get(node);
+    if (cached !== undefined || this.scope.cache.has(node)) return cached;
+    const memo = this.scope === this.rootScope && this.opts.constants?.rules.has(node) ? this.opts.constants.values : undefined;
+    if (memo?.has(node)) return memo.get(node);
     const rule0 = node.rules[0] ?? node.defaultRule!;
     this.opts.budget.enter(rule0.loc);
     const savedEnv = this.env;
     try {
       const v = this.computeRule(node);
-      this.scope.cache.set(key, v);
+      this.scope.cache.set(node, v);
+      memo?.set(node, v);
       return v;
     } finally {
       this.env = savedEnv;
@@ -754,6 +795,27 @@ export class Evaluator {
       this.opts.budget.leave();
     }
   }
+}
+
+/**
+ * Array and object literals of scalars only (action triples, tables) are built once per syntax tree, not once
+ * per evaluation; values are never mutated once made, so sharing them is safe. `null` marks a non-ground literal.
+ */
+const groundLiterals = new WeakMap<Term, Value | null>();
+
+function groundValue(t: Extract<Term, { type: 'array' | 'object' }>): Value | undefined {
+  let v = groundLiterals.get(t);
+  if (v === undefined) {
+    v = null;
+    if (t.type === 'array' && t.items.every((x) => x.type === 'scalar')) v = t.items.map((x) => (x as { value: Value }).value);
+    if (t.type === 'object' && t.items.every(([k, x]) => k.type === 'scalar' && x.type === 'scalar')) {
+      const o = new RObject();
+      for (const [k, x] of t.items) o.set((k as { value: Value }).value, (x as { value: Value }).value);
+      v = o;
+    }
+    groundLiterals.set(t, v);
+  }
+  return v ?? undefined;
 }
 
 function isFunctionNode(node: RuleNode): boolean {

@@ -3,8 +3,9 @@
 
 import type { Expr, Term } from './ast.js';
 import { Budget, DEFAULT_LIMITS, type Limits } from './budget.js';
-import { compileModules, resolveExpr, resolveTerm, walkTerm, type Compiled, type SourceFile } from './compiler.js';
-import { Evaluator } from './eval.js';
+import { compileModules, resolveExpr, resolveTerm, walkTerm, type Compiled, type RuleNode, type SourceFile } from './compiler.js';
+import { Evaluator, type ConstantMemo } from './eval.js';
+import { constantRules } from './memo.js';
 import { parseQuery, parseTerm } from './parser.js';
 import { fromJSON, RObject, type Value } from './value.js';
 
@@ -26,17 +27,36 @@ export type Bindings = Map<string, Value>;
 export class RegoPolicy {
   private constructor(
     private readonly compiled: Compiled,
+    /** The rules whose value depends on modules and data only (memo.ts), judged once per compile. */
+    private readonly constants: Set<RuleNode>,
     private readonly data: Value,
   ) {}
 
   /** Parses and compiles the modules; `data` is the base document (JSON or Rego value). */
   static compile(modules: SourceFile[], data: unknown = {}): RegoPolicy {
-    return new RegoPolicy(compileModules(modules), data instanceof RObject ? data : fromJSON(data));
+    const compiled = compileModules(modules);
+    return new RegoPolicy(compiled, constantRules(compiled.root), data instanceof RObject ? data : fromJSON(data));
   }
 
   /** The same compiled modules over another base document (compiling is the costly part; data changes often). */
   withData(data: unknown): RegoPolicy {
-    return new RegoPolicy(this.compiled, data instanceof RObject ? data : fromJSON(data));
+    return new RegoPolicy(this.compiled, this.constants, data instanceof RObject ? data : fromJSON(data));
+  }
+
+  /**
+   * Values of the constant rules, computed on first use and kept for this policy's life. Kept apart per
+   * strictness and limits, since a builtin error or an exceeded budget may leave a rule undefined or fail.
+   */
+  private readonly constantValues = new Map<string, ConstantMemo>();
+
+  private memoFor(strict: boolean, limits: Partial<Limits> | undefined): ConstantMemo {
+    const key = `${strict}\0${limits === undefined ? '' : JSON.stringify(limits)}`;
+    let memo = this.constantValues.get(key);
+    if (!memo) {
+      if (this.constantValues.size >= 100) this.constantValues.clear();
+      this.constantValues.set(key, (memo = { rules: this.constants, values: new Map() }));
+    }
+    return memo;
   }
 
   /** Parsed queries: a policy is asked the same few questions again and again. */
@@ -52,9 +72,11 @@ export class RegoPolicy {
       this.prepared.set(query, q);
     }
     const { body, names } = q;
+    const strict = opts.strictBuiltinErrors ?? false;
     const ev = new Evaluator(this.compiled.root, this.data, opts.input, {
-      strict: opts.strictBuiltinErrors ?? false,
+      strict,
       budget: new Budget({ ...DEFAULT_LIMITS, ...opts.limits }),
+      constants: this.memoFor(strict, opts.limits),
     });
     const out: Bindings[] = [];
     ev.each(ev.body(body), () => {
