@@ -440,14 +440,23 @@ export class Evaluator {
   }
 
   private *terms(ts: Term[], i: number, acc: Value[]): Generator<Value[]> {
+    // scalars and bound vars have one value and bind nothing: take them in a loop, not a generator level each
+    // (every tuple yielded from a nested generator pays one hop per level)
+    for (; i < ts.length; i++) {
+      const t = ts[i]!;
+      const v = t.type === 'scalar' ? t.value : t.type === 'var' ? this.env.get(t.name) : undefined;
+      if (v === undefined) break;
+      acc.push(v);
+    }
     if (i === ts.length) {
       yield acc.slice();
       return;
     }
+    const start = acc.length;
     for (const v of this.term(ts[i]!)) {
       acc.push(v);
       yield* this.terms(ts, i + 1, acc);
-      acc.pop();
+      acc.length = start;
     }
   }
 
@@ -457,6 +466,12 @@ export class Evaluator {
     this.opts.budget.step(t.loc);
     const h = t.head;
     if (h.type === 'var' && h.name === 'data' && !this.env.has('data')) {
+      const hit = this.scope.dataOverrides.size === 0 ? leafRuleOf(this.root, t) : undefined;
+      if (hit) {
+        const v = this.ruleValue(hit.node);
+        if (v !== undefined) yield* this.walk(v, t.path, hit.next);
+        return;
+      }
       yield* this.dataRef(t.path, 0, [], this.root, this.data);
       return;
     }
@@ -682,7 +697,7 @@ export class Evaluator {
 
   private *call(t: Extract<Term, { type: 'call' }>): Generator<Value> {
     this.opts.budget.step(t.loc);
-    const name = refName(t.fn);
+    const name = calleeName(t.fn);
     if (name === undefined) throw new RegoError('rego_compile_error', 'invalid function call', t.loc);
     for (const args of this.callArgs(t.args.filter((_, i) => !this.isOutputArg(name, t.args, i)))) {
       const result = this.invoke(name, args, t.loc);
@@ -816,6 +831,41 @@ function groundValue(t: Extract<Term, { type: 'array' | 'object' }>): Value | un
     groundLiterals.set(t, v);
   }
   return v ?? undefined;
+}
+
+/**
+ * The rule a `data.…` ref names by ground keys, when that rule has nothing beneath it and is not a function:
+ * then (without `with data` overrides) the ref is that rule's value walked by the rest of the path, and the
+ * tree walk is done once per syntax tree. Null when the ref needs the general walk.
+ */
+const leafRules = new WeakMap<Term, { node: RuleNode; next: number } | null>();
+
+function leafRuleOf(root: RuleNode, t: Extract<Term, { type: 'ref' }>): { node: RuleNode; next: number } | undefined {
+  let hit = leafRules.get(t);
+  if (hit === undefined) {
+    hit = null;
+    let node: RuleNode | undefined = root;
+    for (let i = 0; i < t.path.length && node; i++) {
+      const k = t.path[i]!;
+      if (k.type !== 'scalar' || typeof k.value !== 'string') break;
+      node = node.children.get(k.value);
+      if (node && (node.rules.length > 0 || node.defaultRule)) {
+        if (node.children.size === 0 && !isFunctionNode(node)) hit = { node, next: i + 1 };
+        break;
+      }
+    }
+    leafRules.set(t, hit);
+  }
+  return hit ?? undefined;
+}
+
+/** A call's function name, joined once per syntax tree (calls are the hot path of most policies). */
+const calleeNames = new WeakMap<Term, string | null>();
+
+function calleeName(fn: Term): string | undefined {
+  let name = calleeNames.get(fn);
+  if (name === undefined) calleeNames.set(fn, (name = refName(fn) ?? null));
+  return name ?? undefined;
 }
 
 function isFunctionNode(node: RuleNode): boolean {

@@ -110,6 +110,8 @@ function nestedKey(v: Value): string {
 
 export function equal(a: Value, b: Value): boolean {
   if (a === b) return true;
+  // a string equals only the same string: skip building keys for the common case
+  if (typeof a === 'string' || typeof b === 'string') return false;
   return keyOf(a) === keyOf(b);
 }
 
