@@ -87,6 +87,11 @@ export class Evaluator {
         return;
       }
       case 'term': {
+        const one = this.single(e.term);
+        if (one !== COMPLEX) {
+          if (one !== undefined && one !== false) yield;
+          return;
+        }
         for (const v of this.term(e.term)) if (v !== false) yield;
         return;
       }
@@ -270,11 +275,13 @@ export class Evaluator {
       }
       return;
     }
-    if (this.isPattern(a)) {
-      for (const v of this.term(b)) yield* this.unifyValue(a, v);
+    const [pattern, other] = this.isPattern(a) ? [a, b] : [b, a];
+    const one = this.single(other);
+    if (one !== COMPLEX) {
+      if (one !== undefined) yield* this.unifyValue(pattern, one);
       return;
     }
-    for (const v of this.term(a)) yield* this.unifyValue(b, v);
+    for (const v of this.term(other)) yield* this.unifyValue(pattern, v);
   }
 
   private *unifyPairs(pairs: [Term, Term][], i: number): Generator<void> {
@@ -439,13 +446,40 @@ export class Evaluator {
     }
   }
 
+  /**
+   * The value of a term that has at most one and binds nothing (a scalar, a bound var, `input`, or a ground
+   * ref from one of those or to a leaf rule), taken without a generator; undefined when it has none, COMPLEX
+   * when the term needs the general evaluation.
+   */
+  private single(t: Term): Value | undefined | typeof COMPLEX {
+    switch (t.type) {
+      case 'scalar':
+        return t.value;
+      case 'var':
+        return this.env.get(t.name) ?? COMPLEX;
+      case 'ref': {
+        const h = t.head;
+        if (h.type !== 'var' || !t.path.every((p) => p.type === 'scalar')) return COMPLEX;
+        const local = this.env.has(h.name);
+        const hit = !local && h.name === 'data' && this.scope.dataOverrides.size === 0 ? leafRuleOf(this.root, t) : undefined;
+        if (!local && h.name !== 'input' && !hit) return COMPLEX;
+        this.opts.budget.step(t.loc);
+        let v = local ? this.env.get(h.name) : hit ? this.ruleValue(hit.node) : this.scope.input;
+        for (let i = hit?.next ?? 0; i < t.path.length && v !== undefined; i++) v = lookup(v, (t.path[i] as { value: Value }).value);
+        return v;
+      }
+      default:
+        return COMPLEX;
+    }
+  }
+
   private *terms(ts: Term[], i: number, acc: Value[]): Generator<Value[]> {
     // scalars and bound vars have one value and bind nothing: take them in a loop, not a generator level each
     // (every tuple yielded from a nested generator pays one hop per level)
     for (; i < ts.length; i++) {
-      const t = ts[i]!;
-      const v = t.type === 'scalar' ? t.value : t.type === 'var' ? this.env.get(t.name) : undefined;
-      if (v === undefined) break;
+      const v = this.single(ts[i]!);
+      if (v === COMPLEX) break;
+      if (v === undefined) return;
       acc.push(v);
     }
     if (i === ts.length) {
@@ -832,6 +866,9 @@ function groundValue(t: Extract<Term, { type: 'array' | 'object' }>): Value | un
   }
   return v ?? undefined;
 }
+
+/** `Evaluator.single`'s answer for a term that needs the general, generator-based evaluation. */
+const COMPLEX = Symbol('complex');
 
 /**
  * The rule a `data.…` ref names by ground keys, when that rule has nothing beneath it and is not a function:
