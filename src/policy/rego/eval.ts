@@ -468,8 +468,44 @@ export class Evaluator {
         for (let i = hit?.next ?? 0; i < t.path.length && v !== undefined; i++) v = lookup(v, (t.path[i] as { value: Value }).value);
         return v;
       }
+      case 'call': {
+        // a call of a function of one value (not the `walk` relation, no mocks in force, no output argument)
+        // whose arguments are all single is single too; arguments are checked before any is evaluated
+        if (this.scope.mocks.size > 0 || !t.args.every((a) => this.isSingle(a))) return COMPLEX;
+        const name = calleeName(t.fn);
+        if (name === undefined || name === 'walk' || this.arity(name) !== t.args.length) return COMPLEX;
+        this.opts.budget.step(t.loc);
+        const args: Value[] = [];
+        for (const a of t.args) {
+          const v = this.single(a);
+          if (v === undefined || v === COMPLEX) return undefined;
+          args.push(v);
+        }
+        const r = this.invoke(name, args, t.loc);
+        return r instanceof MultiResult ? COMPLEX : r;
+      }
       default:
         return COMPLEX;
+    }
+  }
+
+  /** Whether `single` takes this term without the general evaluation (decided without evaluating it). */
+  private isSingle(t: Term): boolean {
+    switch (t.type) {
+      case 'scalar':
+        return true;
+      case 'var':
+        return this.env.has(t.name);
+      case 'ref': {
+        const h = t.head;
+        if (h.type !== 'var' || !t.path.every((p) => p.type === 'scalar')) return false;
+        if (this.env.has(h.name) || h.name === 'input') return true;
+        return h.name === 'data' && this.scope.dataOverrides.size === 0 && !!leafRuleOf(this.root, t);
+      }
+      case 'call':
+        return t.args.every((a) => this.isSingle(a));
+      default:
+        return false;
     }
   }
 
