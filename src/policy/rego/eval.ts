@@ -1,6 +1,7 @@
 // Top-down Rego evaluator. A body is a chain of generators: each expression yields once per way it can be
 // satisfied, binding vars in a mutable environment and unbinding them (in `finally`) when backtracking. Rules,
-// functions and comprehensions are evaluated eagerly to values (rules cached per query and `with` scope);
+// functions and comprehensions are evaluated eagerly to values (rules cached per query and `with` scope, and
+// constant rules per policy, see memo.ts; single-valued terms skip the generators, see `single`);
 // refs into `data` walk the rule tree and the base document together, so virtual and base documents merge.
 
 import type { Expr, Rule, Term, With } from './ast.js';
