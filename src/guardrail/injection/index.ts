@@ -24,8 +24,10 @@ export function shippedInjectionScorer(): InjectionScorer {
  */
 export function withInjectionScore(text: string, findings: Finding[], scorer = shippedInjectionScorer()): Finding[] {
   const absorbed = scorer.catalogue.rule_cues;
-  const kept = findings.filter((f) => !(f.rule.builtin && f.rule.id in absorbed));
-  const result = scorer.score(text, findings.filter((f) => f.rule.builtin && f.rule.id in absorbed));
+  const kept: Finding[] = [];
+  const scored: Finding[] = [];
+  for (const finding of findings) (finding.rule.builtin && finding.rule.id in absorbed ? scored : kept).push(finding);
+  const result = scorer.score(text, scored);
   if (!result.severity) return kept;
   return [...kept, { rule: scoreRule(result), evidence: scorer.evidence(result) }];
 }
