@@ -12,7 +12,7 @@ import { loadRulePack } from '../src/guardrail/rules/load.js';
 import type { VerdictThresholds } from '../src/guardrail/thresholds.js';
 import { load, warmUp, type LoadResult } from './lib/load.js';
 import { startProcess } from './lib/processes.js';
-import { median, round, writeResult } from './lib/report.js';
+import { median, microbench, round, writeResult } from './lib/report.js';
 import { loadLanes } from '../test/corpus/lanes/lane.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/warden.js', import.meta.url));
@@ -37,17 +37,6 @@ const WRITE_4K = { tool: 'Write', args: { file_path: 'src/server/handlers.ts', c
 const BASH_4K = { tool: 'Bash', args: { command: fourKiB('grep -rn "TODO #" src/ | sort | uniq -c >> report.txt && echo done #;') } };
 
 /** Median microseconds per call, timed in batches of 100 to keep the clock's own cost out. */
-function microbench(fn: () => void, batches = 200): number {
-  for (let i = 0; i < 500; i++) fn();
-  const perCall: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < 100; i++) fn();
-    perCall.push(Number(process.hrtime.bigint() - start) / 100 / 1000);
-  }
-  return median(perCall);
-}
-
 interface CorpusItem { route: string; tool?: string; args?: Record<string, unknown>; content?: string; output?: string; label: string }
 
 function corpusScores(inspector: Inspector) {

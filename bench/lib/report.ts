@@ -37,3 +37,18 @@ export function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/**
+ * Median microseconds per call of `fn`, timed in batches to keep the clock's own cost out, after a warm-up.
+ * `fn` is given the call's index within its batch (to rotate over a set of inputs).
+ */
+export function microbench(fn: (i: number) => unknown, { warmUp = 500, perBatch = 100, batches = 200 } = {}): number {
+  for (let i = 0; i < warmUp; i++) fn(i);
+  const perCall: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < perBatch; i++) fn(i);
+    perCall.push(Number(process.hrtime.bigint() - start) / perBatch / 1000);
+  }
+  return median(perCall);
+}

@@ -11,7 +11,7 @@ import { PROXY_LIMITS } from '../../src/proxy/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
-import { LIMIT_TABLE, type LimitRow, type LimitTable } from '../../src/util/limit-table.js';
+import { KiB, LIMIT_TABLE, MiB, type LimitRow, type LimitTable } from '../../src/util/limit-table.js';
 
 /** Every subsystem's limits table, in the order the docs list them. */
 const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
@@ -56,7 +56,7 @@ function amount({ value, unit }: LimitRow): string {
   const n = value.toLocaleString('en-US');
   if (unit === 'ms') return value >= 1000 && value % 1000 === 0 ? `${(value / 1000).toLocaleString('en-US')} s` : `${n} ms`;
   if (unit === 'bytes') {
-    for (const [size, name] of [[1024 * 1024, 'MiB'], [1024, 'KiB']] as const) {
+    for (const [size, name] of [[MiB, 'MiB'], [KiB, 'KiB']] as const) {
       if (value % size === 0) return `${value / size} ${name}`;
     }
     return `${n} bytes`;

@@ -1,11 +1,10 @@
 // `warden mcp scan [TARGET]`: scan MCP servers from the command line — a URL, an agent's MCP configuration
 // file, a project folder, or (without TARGET) every agent configuration in the home folder. Nothing is ever
 // started: commands that are not npx/uvx packages are listed as unscannable.
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { McpScanResult } from '../../scanners/mcp/scan.js';
-import { findingLines } from '../scan-report.js';
+import { counted, findingLines, resultLine, writeReport } from '../scan-report.js';
 
 interface McpScanOptions {
   useOsv?: boolean;
@@ -15,10 +14,10 @@ interface McpScanOptions {
 }
 
 function table(result: McpScanResult, warnings: string[]): string {
-  const lines = [`${result.is_safe ? 'SAFE  ' : 'UNSAFE'}  ${result.target}  (${result.max_severity}, ${result.findings_count} finding${result.findings_count === 1 ? '' : 's'}, ${result.servers.length} server${result.servers.length === 1 ? '' : 's'})`];
+  const lines = [resultLine(result, result.target, [counted(result.servers.length, 'server')])];
   for (const s of result.servers) {
     const what = s.url ?? (s.package ? `${s.package.name}${s.package.version ? `@${s.package.version}` : ''}${s.package.pinned ? '' : ' (unpinned)'}` : result.unscannable.find((u) => u.name === s.name)?.command ?? '');
-    const tools = s.tools ? `, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}` : '';
+    const tools = s.tools ? `, ${counted(s.tools.length, 'tool')}` : '';
     lines.push(`  server ${s.name} (${s.agent}) ${s.transport} ${what}${tools}${s.error ? `: ${s.error}` : ''}`);
   }
   lines.push(...findingLines(result.findings));
@@ -77,7 +76,6 @@ async function scanAndReport(target: string | undefined, options: McpScanOptions
     hashes?.close();
   }
   const report = options.format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : table(result, warnings);
-  if (options.output) writeFileSync(options.output, report);
-  else process.stdout.write(report);
+  writeReport(report, options.output);
   process.exitCode = result.is_safe ? 0 : 1;
 }

@@ -1,10 +1,9 @@
 // `warden plugin scan PATH`: scan an agent plugin (a Claude Code plugin folder) from the command line: its
 // manifest and files, each bundled skill, each hook command and each MCP server it bundles.
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { PluginScanResult } from '../../scanners/plugin/scan.js';
-import { findingLines } from '../scan-report.js';
+import { findingLines, policyArgument, resultLine, writeReport } from '../scan-report.js';
 
 interface PluginScanOptions {
   useBehavioral?: boolean;
@@ -18,7 +17,7 @@ interface PluginScanOptions {
 function table(result: PluginScanResult): string {
   const c = result.components;
   const lines = [
-    `${result.is_safe ? 'SAFE  ' : 'UNSAFE'}  ${result.plugin_name}${result.manifest?.version ? ` ${result.manifest.version}` : ''}  (${result.max_severity}, ${result.findings_count} finding${result.findings_count === 1 ? '' : 's'})  ${result.plugin_path}`,
+    resultLine(result, `${result.plugin_name}${result.manifest?.version ? ` ${result.manifest.version}` : ''}`, [], result.plugin_path),
     `  ${c.commands.length} commands, ${c.agents.length} agents, ${c.skills.length} skills, ${c.hooks.length} hooks, ${c.mcp_servers.length} MCP servers`,
     ...findingLines(result.findings),
     ...(result.mcp?.unscannable ?? []).map((u) => `  fix ${u.name}: ${u.fix}`),
@@ -43,8 +42,7 @@ export function registerPlugin(program: Command): void {
       try {
         const result = await scan(path, options);
         const report = options.format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : table(result);
-        if (options.output) writeFileSync(options.output, report);
-        else process.stdout.write(report);
+        writeReport(report, options.output);
         process.exitCode = result.is_safe ? 0 : 1;
       } catch (err) {
         const { describeFailure } = await import('../failure.js');
@@ -66,7 +64,7 @@ async function scan(path: string, options: PluginScanOptions): Promise<PluginSca
   const root = confinePath(resolve(path), roots, 'directory');
   const scanOptions = {
     lenient: true, use_behavioral: options.useBehavioral ?? false, use_osv: options.useOsv ?? false,
-    policy: /[/\\]/.test(options.policy) ? resolve(options.policy) : options.policy,
+    policy: policyArgument(options.policy),
   };
   const hashes = options.record ? context.openToolHashes() : undefined;
   try {

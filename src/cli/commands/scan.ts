@@ -1,10 +1,9 @@
 // `warden scan code PATH`: the code scanner from the command line — secrets, dangerous calls and the behavioral
 // analyzer's data flows over a source tree (no skill-manifest checks), as a table, JSON or SARIF 2.1.0 for
 // code-scanning services.
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { findingLines } from '../scan-report.js';
+import { findingLines, policyArgument, resultLine, writeReport } from '../scan-report.js';
 
 interface CodeScanOptions {
   policy: string;
@@ -28,7 +27,7 @@ export function registerScan(program: Command): void {
       const { allowedRoots } = await import('../../scanners/paths.js');
       const outcome = await runScan({
         directory: resolve(path),
-        options: { lenient: true, use_behavioral: true, policy: /[/\\]/.test(options.policy) ? resolve(options.policy) : options.policy },
+        options: { lenient: true, use_behavioral: true, policy: policyArgument(options.policy) },
         env: process.env,
         // The operator's own command line reads what they name, unless SKILL_SCANNER_ALLOWED_ROOTS confines it.
         roots: allowedRoots(process.env) ?? null,
@@ -50,13 +49,12 @@ export function registerScan(program: Command): void {
         report = `${JSON.stringify(result, null, 2)}\n`;
       } else {
         report = [
-          `${result.is_safe ? 'SAFE  ' : 'UNSAFE'}  ${result.skill_path}  (${result.max_severity}, ${result.findings_count} finding${result.findings_count === 1 ? '' : 's'})`,
+          resultLine(result, result.skill_path),
           ...findingLines(result.findings),
           ...result.analyzers_failed.map((a) => `  analyzer ${a.analyzer} failed: ${a.error}`),
         ].join('\n') + '\n';
       }
-      if (options.output) writeFileSync(options.output, report);
-      else process.stdout.write(report);
+      writeReport(report, options.output);
       process.exitCode = result.is_safe ? 0 : 1;
     });
 }

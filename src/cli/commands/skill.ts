@@ -1,8 +1,9 @@
 // `warden skill scan PATH`: scan one skill, or every skill under a folder, from the command line.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { ScanOptions, ScanResult } from '../../scanners/types.js';
+import { findingLines, policyArgument, resultLine, writeReport } from '../scan-report.js';
 
 interface SkillScanOptions {
   recursive?: boolean;
@@ -30,11 +31,7 @@ const runs = (value: string) => {
 function table(results: ScanResult[], failures: { skill: string; detail: string }[]): string {
   const lines: string[] = [];
   for (const r of results) {
-    lines.push(`${r.is_safe ? 'SAFE  ' : 'UNSAFE'}  ${r.skill_name}  (${r.max_severity}, ${r.findings_count} finding${r.findings_count === 1 ? '' : 's'})  ${r.skill_path}`);
-    for (const f of r.findings) {
-      const where = f.file_path ? ` ${f.file_path}${f.line_number ? `:${f.line_number}` : ''}` : '';
-      lines.push(`  ${f.severity.padEnd(8)} ${f.rule_id}${where}  ${f.title}`);
-    }
+    lines.push(resultLine(r, r.skill_name, [], r.skill_path), ...findingLines(r.findings));
     for (const a of r.analyzers_failed) lines.push(`  analyzer ${a.analyzer} failed: ${a.error}`);
   }
   for (const f of failures) lines.push(`ERROR   ${f.skill}: ${f.detail}`);
@@ -72,8 +69,7 @@ export function registerSkill(program: Command): void {
         return;
       }
       const scanOptions: Partial<ScanOptions> = {
-        // A policy path is the operator's, relative to where they stand (a confined scan takes absolute paths only).
-        policy: /[/\\]/.test(options.policy) ? resolve(options.policy) : options.policy, lenient: options.lenient ?? false,
+        policy: policyArgument(options.policy), lenient: options.lenient ?? false,
         use_behavioral: options.useBehavioral ?? false, use_trigger: options.useTrigger ?? false,
         use_reputation: options.useReputation ?? false, use_osv: options.useOsv ?? false, use_llm: options.useLlm ?? false,
         use_ai_guard: options.useAiGuard ?? false, enable_meta: options.enableMeta ?? false,
@@ -91,8 +87,7 @@ export function registerSkill(program: Command): void {
       const report = options.format === 'json'
         ? `${JSON.stringify(skills.length === 1 && results.length === 1 ? results[0] : { results, failures }, null, 2)}\n`
         : options.format === 'sarif' ? `${JSON.stringify(toSarif(results, VERSION), null, 2)}\n` : table(results, failures);
-      if (options.output) writeFileSync(options.output, report);
-      else process.stdout.write(report);
+      writeReport(report, options.output);
       for (const f of failures) if (options.format !== 'table') process.stderr.write(`warden: ${f.skill}: ${f.detail}\n`);
       process.exitCode = failures.length > 0 ? 2 : results.some((r) => !r.is_safe) ? 1 : 0;
     });
