@@ -12,6 +12,7 @@ import { isLoopbackAddress } from '../config/bind.js';
 import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
 import { AGENT_SKILL_FOLDERS, envRoots, homeOf, rootsOf } from '../scanners/paths.js';
 import { BatchStore } from './batches.js';
+import { SKILL_SCANNER_LIMITS } from './limits.js';
 import type { ScannerContext } from './context.js';
 import { ScanPool } from '../scanners/pool/pool.js';
 import { batchRoutes } from './routes/batch.js';
@@ -50,7 +51,7 @@ const REDOC_PAGE = `<!doctype html>
 export async function buildScannerServer(options: ScannerOptions): Promise<{ app: FastifyInstance; context: ScannerContext }> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: SKILL_SCANNER_LIMITS.maxJsonBodyBytes,
     ajv: { customOptions: { removeAdditional: false } },
     ...slowClientTimeouts(),
   });
