@@ -10,7 +10,8 @@
 import { gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import type { NativeHookAnswer } from '../hook-event.js';
 import { json } from '../native/answers.js';
-import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { phaseOf, readPayload } from '../native/payload.js';
+import type { JsonObject } from '../../util/json.js';
 import { toolArgs } from '../native/tool-data.js';
 import { defined, hookEvent, id, obj, str } from '../native/values.js';
 import { commandEntry, jsonHookFile } from '../setup/json-hooks.js';

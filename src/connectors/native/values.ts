@@ -1,7 +1,7 @@
 // Typed reads of single payload fields (a non-empty string, an id, an object, JSON text), and the decoded event
 // without its unset fields, so decoded events compare and serialise cleanly.
 import type { DecodedHookEvent } from '../hook-event.js';
-import { isObject, type JsonObject } from './payload.js';
+import { isObject, type JsonObject } from '../../util/json.js';
 
 /** A non-empty string, or undefined. */
 export function str(value: unknown): string | undefined {
