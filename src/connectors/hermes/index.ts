@@ -10,9 +10,9 @@
 import { decodedOnly, gate, gateEvents, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import { exit2, json, notice } from '../native/answers.js';
 import { phaseOf, readPayload } from '../native/payload.js';
-import { isObject } from '../../util/json.js';
+import { isObject, parseJson } from '../../util/json.js';
 import { outputText, successOf, toolArgs } from '../native/tool-data.js';
-import { hookEvent, id, obj, parseJson, str } from '../native/values.js';
+import { hookEvent, id, obj, str } from '../native/values.js';
 import { hermesConfigInstalled, installHermesConfig, removeHermesConfig } from '../setup/hermes-yaml.js';
 
 const EVENTS: Readonly<Record<string, HookEventSpec>> = {
