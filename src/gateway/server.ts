@@ -8,7 +8,7 @@ import type { GatewayContext } from './context.js';
 import { installAuth } from './plugins/auth.js';
 import { installCsrfGuard } from './plugins/csrf.js';
 import { installErrorHandling } from './plugins/errors.js';
-import { ORDINARY_BODY_LIMIT } from './plugins/limits.js';
+import { SIDECAR_LIMITS } from './limits.js';
 import { declareFamily } from '../util/route-config.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
@@ -36,7 +36,10 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     // Every decision is in the audit trail; per-request log lines would cost more than the work itself.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdGenerator(),
-    bodyLimit: ORDINARY_BODY_LIMIT,
+    // Spec "Limits": the ordinary limit, for every route that declares none; a route that needs another
+    // declares its own `bodyLimit` (values in ./limits.ts). Fastify refuses an oversized body with 413 while
+    // reading it, before any handler runs.
+    bodyLimit: SIDECAR_LIMITS.ordinaryBodyBytes,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } }, // unknown fields are errors, not silently dropped
     ...slowClientTimeouts(),

@@ -1,6 +1,6 @@
 // What a route declares about itself in its Fastify route `config`, read by the plugins from
 // `request.routeOptions.config` (never by matching the URL): who may call it and whether the per-IP budget
-// applies; the body limit is the route's own `bodyLimit` (gateway/plugins/limits.ts). A route that declares
+// applies; the body limit is the route's own `bodyLimit` (gateway/limits.ts). A route that declares
 // nothing gets the secure default: a token, no per-IP budget (only agent-facing routes need one), the server's
 // ordinary body limit. Used by the sidecar (gateway/plugins/auth.ts, rate-limit.ts) and the guardrail proxy
 // (proxy/server.ts, which knows `public` and the default only).

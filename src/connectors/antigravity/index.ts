@@ -10,7 +10,8 @@
 import { gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import type { NativeHookAnswer } from '../hook-event.js';
 import { json } from '../native/answers.js';
-import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { phaseOf, readPayload } from '../native/payload.js';
+import { asArray, type JsonObject } from '../../util/json.js';
 import { toolArgs } from '../native/tool-data.js';
 import { defined, hookEvent, id, obj, str } from '../native/values.js';
 import { commandEntry, jsonHookFile } from '../setup/json-hooks.js';
@@ -44,7 +45,6 @@ export const antigravity: HookAgent = {
     const call = obj(p.toolCall);
     const name = str(call?.name);
     const args = toolArgs(call?.args);
-    const roots = Array.isArray(p.workspacePaths) ? p.workspacePaths : [];
     const error = str(p.error);
     return hookEvent({
       event,
@@ -55,7 +55,7 @@ export const antigravity: HookAgent = {
       tool_output: phase === 'post_tool' ? error : undefined,
       tool_succeeded: phase === 'post_tool' ? error === undefined : undefined,
       tool_call_id: id(p.stepIdx),
-      cwd: str(args?.Cwd) ?? str(roots[0]),
+      cwd: str(args?.Cwd) ?? str(asArray(p.workspacePaths)[0]),
     });
   },
   render(event, { action, reason }): NativeHookAnswer {

@@ -13,7 +13,8 @@
 import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import type { DecodedHookEvent, NativeHookAnswer } from '../hook-event.js';
 import { json, notice } from '../native/answers.js';
-import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { phaseOf, readPayload } from '../native/payload.js';
+import { asArray, type JsonObject } from '../../util/json.js';
 import { mcpTool, outputText, toolArgs } from '../native/tool-data.js';
 import { defined, hookEvent, id, str } from '../native/values.js';
 import { jsonHookFile } from '../setup/json-hooks.js';
@@ -102,7 +103,6 @@ export const cursor: HookAgent = {
   decode(payload) {
     const { p, event } = readPayload(payload, ['hook_event_name']);
     const phase = phaseOf(EVENTS, event);
-    const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
     return hookEvent({
       event,
       phase,
@@ -111,7 +111,7 @@ export const cursor: HookAgent = {
       tool_call_id: id(p.tool_use_id),
       prompt: phase === 'prompt' ? str(p.prompt) : undefined,
       response: phase === 'response' ? str(p.text) : undefined,
-      cwd: str(p.cwd) ?? str(roots[0]),
+      cwd: str(p.cwd) ?? str(asArray(p.workspace_roots)[0]),
     });
   },
   render(event, { action, reason }) {

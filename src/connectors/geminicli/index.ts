@@ -10,7 +10,8 @@
 // confirmation carrying systemMessage).
 import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import { exit2, json } from '../native/answers.js';
-import { isObject, phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { phaseOf, readPayload } from '../native/payload.js';
+import { isObject, type JsonObject } from '../../util/json.js';
 import { outputText, toolArgs } from '../native/tool-data.js';
 import { hookEvent, obj, str } from '../native/values.js';
 import { commandEntry, jsonHookFile } from '../setup/json-hooks.js';

@@ -9,9 +9,10 @@
 // agent working with the message as a new user turn. Every other event ignores its answer.
 import { decodedOnly, gate, gateEvents, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import { exit2, json, notice } from '../native/answers.js';
-import { isObject, phaseOf, readPayload } from '../native/payload.js';
+import { phaseOf, readPayload } from '../native/payload.js';
+import { isObject, parseJson } from '../../util/json.js';
 import { outputText, successOf, toolArgs } from '../native/tool-data.js';
-import { hookEvent, id, obj, parseJson, str } from '../native/values.js';
+import { hookEvent, id, obj, str } from '../native/values.js';
 import { hermesConfigInstalled, installHermesConfig, removeHermesConfig } from '../setup/hermes-yaml.js';
 
 const EVENTS: Readonly<Record<string, HookEventSpec>> = {

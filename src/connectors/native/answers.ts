@@ -1,7 +1,7 @@
 // The two answer forms many agents share: a JSON object on stdout, and the stderr notice for events an agent
 // cannot stop or annotate.
 import type { HookDecision, NativeHookAnswer } from '../hook-event.js';
-import type { JsonObject } from './payload.js';
+import type { JsonObject } from '../../util/json.js';
 
 /** A JSON answer on stdout. */
 export function json(stdout: JsonObject, exit_code = 0): NativeHookAnswer {

@@ -3,7 +3,8 @@
 import { gate, hooked, decodedOnly, type HookEventSpec } from '../definition.js';
 import type { DecodedHookEvent, HookDecision, NativeHookAnswer } from '../hook-event.js';
 import { json } from './answers.js';
-import { phaseOf, type JsonObject } from './payload.js';
+import { phaseOf } from './payload.js';
+import type { JsonObject } from '../../util/json.js';
 import { outputText, successOf, toolArgs } from './tool-data.js';
 import { hookEvent, id, str } from './values.js';
 

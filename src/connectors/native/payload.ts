@@ -1,12 +1,7 @@
 // Reading an agent's native hook payload: it must be a JSON object naming its event, and the event's phase comes
 // from the agent's own event table (its definition).
+import { isObject, type JsonObject } from '../../util/json.js';
 import { HookPayloadError, type HookPhase } from '../hook-event.js';
-
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function kindOf(value: unknown): string {
   if (value === null) return 'null';

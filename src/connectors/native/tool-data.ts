@@ -1,7 +1,6 @@
 // A tool call's data as agents send it, made uniform: arguments as an object (JSON-string arguments parsed), the
 // result as text capped for inspection, success from the result's own fields, and MCP tool names.
-import { isObject, type JsonObject } from './payload.js';
-import { parseJson } from './values.js';
+import { isObject, parseJson, type JsonObject } from '../../util/json.js';
 import { HOOK_LIMITS } from '../limits.js';
 
 export const MAX_TOOL_OUTPUT_BYTES = HOOK_LIMITS.maxToolOutputBytes;

@@ -1,7 +1,7 @@
-// Typed reads of single payload fields (a non-empty string, an id, an object, JSON text), and the decoded event
+// Typed reads of single payload fields (a non-empty string, an id, an object), and the decoded event
 // without its unset fields, so decoded events compare and serialise cleanly.
 import type { DecodedHookEvent } from '../hook-event.js';
-import { isObject, type JsonObject } from './payload.js';
+import { isObject, type JsonObject } from '../../util/json.js';
 
 /** A non-empty string, or undefined. */
 export function str(value: unknown): string | undefined {
@@ -15,15 +15,6 @@ export function id(value: unknown): string | undefined {
 
 export function obj(value: unknown): JsonObject | undefined {
   return isObject(value) ? value : undefined;
-}
-
-/** The parsed JSON text, or undefined when it is not JSON. */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The object without its undefined fields; undefined if nothing is left. */

@@ -10,7 +10,8 @@
 // ask, so confirmation is answered as a block.
 import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import { json, notice } from '../native/answers.js';
-import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { phaseOf, readPayload } from '../native/payload.js';
+import type { JsonObject } from '../../util/json.js';
 import { outputText, toolArgs } from '../native/tool-data.js';
 import { hookEvent, id, obj, str } from '../native/values.js';
 import { installOpencodePlugin, opencodePluginInstalled, removeOpencodePlugin } from '../setup/opencode-plugin.js';

@@ -4,7 +4,7 @@
 // after an undo. Codex refuses to start on an invalid config.toml, so a bad edit must stop `warden setup` instead.
 import { parse, TomlError } from 'smol-toml';
 import { isDeepStrictEqual } from 'node:util';
-import { isObject, type JsonObject } from '../native/payload.js';
+import { isObject, type JsonObject } from '../../util/json.js';
 import { AgentConfigError } from './config-file.js';
 import { isWardenCommand } from './hook-command.js';
 

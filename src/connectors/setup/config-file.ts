@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
-import type { JsonObject } from '../native/payload.js';
+import type { JsonObject } from '../../util/json.js';
 import { WardenError } from '../../errors.js';
 
 /** An agent configuration file Warden cannot read or must not change; the message names the file. */

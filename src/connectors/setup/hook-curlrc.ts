@@ -2,6 +2,7 @@
 // connector's settings file and hook token, in a form the script reads with sh built-ins and curl reads with -K.
 // Five lines the script reads (a note, then `# node=`, `# curl=`, `# sidecar=`, `# total_ms=`: curl skips them as
 // comments), then curl's options: the token's header lives here so it never appears in a process's arguments.
+import { HOOK_LIMITS } from '../limits.js';
 import type { ShellRunner } from './hook-command.js';
 
 /** What the curlrc is derived from: the fields of $WARDEN_HOME/hooks/<connector>.json that the sh script needs. */
@@ -10,8 +11,6 @@ export interface CurlrcSettings {
   sidecar?: string;
   total_timeout_ms?: number;
 }
-
-const TOTAL_TIMEOUT_MS = 10_000;
 
 /** A value inside double quotes in a curl config file (backslash escapes, as curl's parser reads them). */
 const curlQuoted = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
@@ -22,7 +21,7 @@ const oneLine = (value: string): string => {
 };
 
 export function hookCurlrc(settings: CurlrcSettings, token: string, shell: ShellRunner, node = process.execPath): string {
-  const total = Number.isInteger(settings.total_timeout_ms) && settings.total_timeout_ms! > 0 ? settings.total_timeout_ms! : TOTAL_TIMEOUT_MS;
+  const total = Number.isInteger(settings.total_timeout_ms) && settings.total_timeout_ms! > 0 ? settings.total_timeout_ms! : HOOK_LIMITS.totalTimeoutMs;
   return [
     `# Written by \`warden setup ${settings.connector}\` for hooks/warden-hook.sh from ${settings.connector}.json and ${settings.connector}.token; run setup again after changing them.`,
     `# node=${oneLine(node)}`,

@@ -6,7 +6,7 @@
 // comments and formatting included: the file is changed by edits (jsonc-edit.ts), not re-serialised.
 import type { SetupTarget } from '../definition.js';
 import { hookCommand, isWardenCommand, type HookTarget } from './hook-command.js';
-import { isObject, type JsonObject } from '../native/payload.js';
+import { isObject, type JsonObject } from '../../util/json.js';
 import { AgentConfigError, formatJson } from './config-file.js';
 import { editJsonc, parseJsoncObject } from './jsonc-edit.js';
 

@@ -3,7 +3,7 @@
 // jsonc-parser (the parser VS Code uses for its own commented settings files) reads the file and makes each edit.
 import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
-import { isObject, type JsonObject } from '../native/payload.js';
+import { isObject, type JsonObject } from '../../util/json.js';
 import { AgentConfigError } from './config-file.js';
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true };

@@ -11,7 +11,8 @@
 import { decodedOnly, gate, hooked, type HookAgent, type HookEventSpec } from '../definition.js';
 import type { DecodedHookEvent } from '../hook-event.js';
 import { exit2 } from '../native/answers.js';
-import { phaseOf, readPayload, type JsonObject } from '../native/payload.js';
+import { phaseOf, readPayload } from '../native/payload.js';
+import type { JsonObject } from '../../util/json.js';
 import { mcpTool, outputText, successOf, toolArgs } from '../native/tool-data.js';
 import { defined, hookEvent, obj, str } from '../native/values.js';
 import { jsonHookFile } from '../setup/json-hooks.js';

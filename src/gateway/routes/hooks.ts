@@ -11,7 +11,7 @@ import { WardenError } from '../../errors.js';
 import { uuidv7 } from '../../util/uuidv7.js';
 import { findHookAgent } from '../../connectors/registry.js';
 import { NATIVE_ANSWER_TYPE, nativeAnswerText } from '../../connectors/hook-answer-text.js';
-import { isObject } from '../../connectors/native/payload.js';
+import { isObject } from '../../util/json.js';
 import type { GatewayContext } from '../context.js';
 
 export const HOOK_SCHEMA = 'warden.hook.v1';
