@@ -54,6 +54,7 @@ describe('inspect routes', () => {
     assert.equal(message.body.action, 'allow');
     const missing = await inspect('tool', { tool: 'message', content: 'x' });
     assert.equal(missing.status, 400);
+    assert.deepEqual(missing.body, { error: 'tool "message" needs content and direction', code: 'WARDEN_ERR_REQUEST_INVALID' });
   });
 
   it('inspects requests, responses and tool output', async () => {

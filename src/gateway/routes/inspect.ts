@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { uuidv7 } from '../../util/uuidv7.js';
 import type { InspectResult } from '../../guardrail/inspector.js';
 import { oneOf } from '../../config/schema.js';
+import { WardenError } from '../../errors.js';
 import type { GatewayContext } from '../context.js';
 
 const Text = Type.String({ maxLength: 1024 * 1024 });
@@ -80,14 +81,14 @@ export function inspectRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     });
   };
 
-  app.post('/api/v1/inspect/tool', { schema: { body: ToolBody, response: answers } }, async (request, reply) => {
+  app.post('/api/v1/inspect/tool', { schema: { body: ToolBody, response: answers } }, async (request) => {
     const body = request.body;
     const reveal = reveals(request);
     let result: InspectResult;
     if (body.tool === 'message') {
       // The message lane: content, never the structured tool-call rules.
       if (body.content === undefined || body.direction === undefined) {
-        return reply.code(400).send({ error: 'tool "message" needs content and direction', code: 'WARDEN_ERR_REQUEST_INVALID' });
+        throw new WardenError('WARDEN_ERR_REQUEST_INVALID', 'tool "message" needs content and direction', { statusCode: 400 });
       }
       result = ctx.inspector.text(body.content, { reveal });
     } else {
