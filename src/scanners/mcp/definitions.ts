@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { WardenError } from '../../errors.js';
+import { isObject } from '../../util/json.js';
 import { SCANNER_LIMITS } from '../limits.js';
 
 export type McpAgent = 'claude-code' | 'cursor' | 'windsurf' | 'gemini-cli' | 'codex' | 'vscode' | 'unknown';
@@ -63,7 +64,6 @@ export function agentOf(path: string): McpAgent {
   return 'unknown';
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /** One entry of a server map, whatever the agent calls its fields (`url`, Windsurf's `serverUrl`, Gemini's `httpUrl`). */

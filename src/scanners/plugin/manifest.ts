@@ -9,6 +9,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { confinePath, PathRejected, rootForms } from '../paths.js';
 import { definitionsIn, readDefinitions, McpConfigError, type McpServerDefinition } from '../mcp/definitions.js';
 import type { AnalyzerFinding } from '../types.js';
+import { isObject } from '../../util/json.js';
 
 export const MANIFEST_PATH = '.claude-plugin/plugin.json';
 
@@ -36,7 +37,6 @@ export interface PluginLayout {
   findings: AnalyzerFinding[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const paths = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 function parseJson(text: string): { value?: unknown; error?: string } {
