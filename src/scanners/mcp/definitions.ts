@@ -108,6 +108,13 @@ export function definitionsIn(document: unknown, source: string | undefined, age
   return found;
 }
 
+/** JSON as agents write it (comments, trailing commas): the value, or the first parse error with its offset. */
+export function parseJsonWithComments(text: string): { value?: unknown; error?: string } {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return errors.length > 0 ? { error: `${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}` } : { value };
+}
+
 /** The servers a configuration file defines; throws McpConfigError when it cannot be read or parsed. */
 export function readDefinitions(path: string): McpServerDefinition[] {
   const size = statSync(path, { throwIfNoEntry: false })?.size;
@@ -127,11 +134,7 @@ export function readDefinitions(path: string): McpServerDefinition[] {
       throw new McpConfigError(`${path} is not valid TOML: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  const errors: ParseError[] = [];
-  const document: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const first = errors[0]!;
-    throw new McpConfigError(`${path} is not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`);
-  }
-  return definitionsIn(document, path, agent);
+  const { value, error } = parseJsonWithComments(text);
+  if (error !== undefined) throw new McpConfigError(`${path} is not valid JSON: ${error}`);
+  return definitionsIn(value, path, agent);
 }
