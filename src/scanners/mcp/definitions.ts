@@ -52,7 +52,7 @@ export const AGENT_MCP_CONFIGS: readonly { agent: McpAgent; path: string }[] = [
 ];
 
 /** The agent a file belongs to, from its name and folder (a given file may be any of them). */
-export function agentOf(path: string): McpAgent {
+function agentOf(path: string): McpAgent {
   const known = AGENT_MCP_CONFIGS.find((entry) => path.endsWith(entry.path.slice(1)));
   if (known) return known.agent;
   const name = basename(path);

@@ -10,7 +10,7 @@ import { definitionsIn, parseJsonWithComments, readDefinitions, McpConfigError, 
 import type { AnalyzerFinding } from '../types.js';
 import { isObject } from '../../util/json.js';
 
-export const MANIFEST_PATH = '.claude-plugin/plugin.json';
+const MANIFEST_PATH = '.claude-plugin/plugin.json';
 
 export interface PluginHook {
   event: string;
