@@ -10,7 +10,7 @@ import Value from 'typebox/value';
 import { WardenError } from '../errors.js';
 import { oneOf } from './schema.js';
 
-export const ENV_INVALID = 'WARDEN_ERR_CONFIG_ENV_INVALID';
+const ENV_INVALID = 'WARDEN_ERR_CONFIG_ENV_INVALID';
 
 /** Extra keyword on a variable's schema: what a valid value looks like, for the error message and the docs. */
 type Expected = { 'x-expected'?: string };

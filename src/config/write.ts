@@ -24,7 +24,7 @@ export function updateConfigFile(path: string, edit: (doc: Document) => void): C
 }
 
 /** config.schema.json of this installation (emitted at build time); the same path from src/ and from dist/. */
-export const CONFIG_SCHEMA_URL = new URL('../../docs/schemas/config.schema.json', import.meta.url);
+const CONFIG_SCHEMA_URL = new URL('../../docs/schemas/config.schema.json', import.meta.url);
 
 /**
  * The first line of a new config.yaml: editors with the YAML language server check the file against the schema

@@ -4,6 +4,9 @@
 import Type, { type Static, type TObject } from 'typebox';
 import { SCAN_PRESETS } from './types.js';
 
+/** Most LLM runs one scan may ask for (the request schema's bound, and the analyzer's own clamp). */
+export const MAX_CONSENSUS_RUNS = 5;
+
 const flag = (description: string) => Type.Optional(Type.Boolean({ description }));
 
 /** The scan flags shared by /scan, /scan-upload (as form fields) and /scan-batch, and the sidecar's scan routes. */
@@ -15,7 +18,7 @@ export const ScanFlags = {
   use_trigger: flag('descriptions generic enough to hijack unrelated requests'),
   use_osv: flag('exactly pinned Python and JavaScript dependencies against an OSV-compatible API'),
   enable_meta: flag('meta-analyzer reviewing the other findings (not recommended)'),
-  llm_consensus_runs: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'LLM runs for majority consensus' })),
+  llm_consensus_runs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CONSENSUS_RUNS, description: 'LLM runs for majority consensus' })),
   policy: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: `${SCAN_PRESETS.join(', ')}, or a YAML path` })),
   lenient: flag('tolerate malformed skills (missing SKILL.md or front matter)'),
 };

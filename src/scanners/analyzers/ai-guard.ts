@@ -100,7 +100,7 @@ export const aiGuardAnalyzer: Analyzer = {
     if (!key) throw new AnalyzerUnavailable('the ai_guard analyzer needs AI_GUARD_API_KEY');
     let url: URL;
     try {
-      url = joinUrl(serviceUrl(envVar(ctx.env, 'AI_GUARD_URL'), 'AI_GUARD_URL'), '/v1/inspect');
+      url = joinUrl(serviceUrl(ctx.env, 'AI_GUARD_URL'), '/v1/inspect');
     } catch (err) {
       throw new AnalyzerUnavailable(`the ai_guard analyzer cannot be built: ${(err as Error).message}`);
     }

@@ -28,12 +28,15 @@ export function httpTimeoutMs(env: EnvSource): number {
   return envVar(env, 'SKILL_SCANNER_HTTP_TIMEOUT_MS')!;
 }
 
+/** The variables naming an analyzer's service (their defaults, where they have one, are in the env schema). */
+type ServiceUrlVariable = 'SKILL_SCANNER_OSV_URL' | 'SKILL_SCANNER_REPUTATION_URL' | 'SKILL_SCANNER_LLM_BASE_URL' | 'AI_GUARD_URL';
+
 /**
  * An http(s) base URL from the environment. The value itself never appears in the error: an operator may have
  * put a token in it.
  */
-export function serviceUrl(raw: string | undefined, envName: string, fallback?: string): URL {
-  const text = raw?.trim() || fallback;
+export function serviceUrl(env: EnvSource, envName: ServiceUrlVariable): URL {
+  const text = envVar(env, envName);
   if (!text) throw new Error(`${envName} is not set`);
   let url: URL;
   try {

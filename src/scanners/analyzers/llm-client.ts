@@ -25,7 +25,7 @@ export function llmConfig(env: AnalyzerContext['env'], analyzer: string): LlmCon
   if (!apiKey) throw new AnalyzerUnavailable(`the ${analyzer} analyzer needs SKILL_SCANNER_LLM_API_KEY`);
   let base: URL;
   try {
-    base = serviceUrl(envVar(env, 'SKILL_SCANNER_LLM_BASE_URL'), 'SKILL_SCANNER_LLM_BASE_URL');
+    base = serviceUrl(env, 'SKILL_SCANNER_LLM_BASE_URL');
   } catch (err) {
     throw new AnalyzerUnavailable(`the ${analyzer} analyzer cannot be built: ${(err as Error).message}`);
   }

@@ -7,7 +7,7 @@ import { SCAN_CATEGORIES, SCAN_SEVERITIES, type ScanCategory, type SkillPackage 
 import { SCANNER_LIMITS } from '../limits.js';
 
 /** Characters of skill text (instructions and files) shown to the judge; the rest is cut, and says so. */
-export const SKILL_CONTENT_BUDGET = SCANNER_LIMITS.llmSkillContentChars;
+const SKILL_CONTENT_BUDGET = SCANNER_LIMITS.llmSkillContentChars;
 const MAX_LISTED_FILES = 500;
 const MAX_MANIFEST_CHARS = 4_000;
 

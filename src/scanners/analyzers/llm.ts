@@ -15,8 +15,8 @@ import {
 import { maskSecrets } from '../snippet.js';
 import { chatJson, llmConfig } from './llm-client.js';
 import { dataMarkerId, JUDGE_SCHEMA, judgeSystemPrompt, renderSkill } from './llm-prompt.js';
+import { MAX_CONSENSUS_RUNS } from '../options.js';
 
-export const MAX_CONSENSUS_RUNS = 5;
 export type Verdict = 'safe' | 'unsafe';
 
 export interface JudgeAnswer {

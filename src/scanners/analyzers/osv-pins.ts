@@ -10,6 +10,7 @@
 import { parse as parseToml, type TomlTable } from 'smol-toml';
 import type { SkillFile, SkillPackage } from '../types.js';
 import { lineAt } from '../snippet.js';
+import { isObject, parseJson, type JsonObject } from '../../util/json.js';
 
 export type Ecosystem = 'PyPI' | 'npm' | 'crates.io';
 
@@ -146,13 +147,10 @@ const cargoLockPins = (file: SkillFile) =>
 /** An exact semver (npm also accepts a leading `=` or `v`); ranges, tags, URLs and aliases are not. */
 const SEMVER_EXACT = /^=?\s*v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
 
-function parseJsonObject(text: string | undefined): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text ?? '');
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined; // not JSON: nothing to look up (the static analyzers see the file anyway)
-  }
+/** The file's top-level JSON object; undefined when it is not JSON (the static analyzers see the file anyway). */
+function parseJsonObject(text: string | undefined): JsonObject | undefined {
+  const value = parseJson(text ?? '');
+  return isObject(value) ? value : undefined;
 }
 
 /** Line of the first `"key": <valuePattern>` in a JSON text, when there is one. */

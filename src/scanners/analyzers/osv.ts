@@ -13,7 +13,6 @@
 // still reports the vulnerability by id at MEDIUM, since the batch answer already says the pin is affected.
 import type { Analyzer, AnalyzerContext, AnalyzerFinding, SkillPackage } from '../types.js';
 import { snippetAt } from '../snippet.js';
-import { envVar } from '../../config/env.js';
 import { httpTimeoutMs, joinUrl, mapLimited, requestJson, serviceUrl, ServiceError } from './http.js';
 import { findPins, normalisePypiName, type DependencyPin, type Ecosystem } from './osv-pins.js';
 import { osvSeverity } from './osv-severity.js';
@@ -146,7 +145,7 @@ export const osvAnalyzer: Analyzer = {
   async analyze(ctx) {
     const groups = groupPins(findPins(ctx.skill));
     if (groups.length === 0) return [];
-    const base = serviceUrl(envVar(ctx.env, 'SKILL_SCANNER_OSV_URL'), 'SKILL_SCANNER_OSV_URL');
+    const base = serviceUrl(ctx.env, 'SKILL_SCANNER_OSV_URL');
     const idsPerGroup = await queryVulnIds(groups, base, ctx);
     const uniqueIds = [...new Set(idsPerGroup.flat())];
     const records = await mapLimited(uniqueIds, DETAIL_CONCURRENCY, (id) => fetchVuln(id, base, ctx));

@@ -145,7 +145,7 @@ export const reputationAnalyzer: Analyzer = {
     const hashes = [...new Set(files.filter((f) => !known.has(f.path)).map((f) => f.sha256))];
     if (hashes.length === 0) return local;
     try {
-      const verdicts = await onlineLookup(hashes, ctx, serviceUrl(envVar(ctx.env, 'SKILL_SCANNER_REPUTATION_URL'), 'SKILL_SCANNER_REPUTATION_URL'), key);
+      const verdicts = await onlineLookup(hashes, ctx, serviceUrl(ctx.env, 'SKILL_SCANNER_REPUTATION_URL'), key);
       return [...local, ...onlineFindings(files, verdicts)];
     } catch (err) {
       const reason = (err as Error).message;

@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { WardenError } from '../../errors.js';
+import { isObject } from '../../util/json.js';
 import { SCANNER_LIMITS } from '../limits.js';
 
 export type McpAgent = 'claude-code' | 'cursor' | 'windsurf' | 'gemini-cli' | 'codex' | 'vscode' | 'unknown';
@@ -51,7 +52,7 @@ export const AGENT_MCP_CONFIGS: readonly { agent: McpAgent; path: string }[] = [
 ];
 
 /** The agent a file belongs to, from its name and folder (a given file may be any of them). */
-export function agentOf(path: string): McpAgent {
+function agentOf(path: string): McpAgent {
   const known = AGENT_MCP_CONFIGS.find((entry) => path.endsWith(entry.path.slice(1)));
   if (known) return known.agent;
   const name = basename(path);
@@ -63,7 +64,6 @@ export function agentOf(path: string): McpAgent {
   return 'unknown';
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 /** One entry of a server map, whatever the agent calls its fields (`url`, Windsurf's `serverUrl`, Gemini's `httpUrl`). */
@@ -108,6 +108,13 @@ export function definitionsIn(document: unknown, source: string | undefined, age
   return found;
 }
 
+/** JSON as agents write it (comments, trailing commas): the value, or the first parse error with its offset. */
+export function parseJsonWithComments(text: string): { value?: unknown; error?: string } {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return errors.length > 0 ? { error: `${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}` } : { value };
+}
+
 /** The servers a configuration file defines; throws McpConfigError when it cannot be read or parsed. */
 export function readDefinitions(path: string): McpServerDefinition[] {
   const size = statSync(path, { throwIfNoEntry: false })?.size;
@@ -127,11 +134,7 @@ export function readDefinitions(path: string): McpServerDefinition[] {
       throw new McpConfigError(`${path} is not valid TOML: ${(err as Error).message.split('\n')[0]}`);
     }
   }
-  const errors: ParseError[] = [];
-  const document: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const first = errors[0]!;
-    throw new McpConfigError(`${path} is not valid JSON: ${printParseErrorCode(first.error)} at offset ${first.offset}`);
-  }
-  return definitionsIn(document, path, agent);
+  const { value, error } = parseJsonWithComments(text);
+  if (error !== undefined) throw new McpConfigError(`${path} is not valid JSON: ${error}`);
+  return definitionsIn(value, path, agent);
 }

@@ -7,12 +7,12 @@ import { expandHome } from '../paths.js';
 import { AGENT_MCP_CONFIGS, readDefinitions, type McpServerDefinition } from './definitions.js';
 
 /** MCP configuration files inside a project folder, as each agent names them. */
-export const PROJECT_MCP_FILES = ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.gemini/settings.json', '.codex/config.toml'] as const;
+const PROJECT_MCP_FILES = ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.gemini/settings.json', '.codex/config.toml'] as const;
 
 export const isUrlTarget = (target: string) => /^https?:\/\//i.test(target);
 
 /** The agents' own configuration files, `~` expanded (for path confinement: scans may read them). */
-export const agentConfigFiles = (home: string) => AGENT_MCP_CONFIGS.map((entry) => expandHome(entry.path, home));
+const agentConfigFiles = (home: string) => AGENT_MCP_CONFIGS.map((entry) => expandHome(entry.path, home));
 
 /**
  * The definitions a target names. `confine` resolves a path the caller gave (and each project file, which may

@@ -5,12 +5,12 @@
 // (links included); one that leads outside is reported, never read.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { confinePath, PathRejected, rootForms } from '../paths.js';
-import { definitionsIn, readDefinitions, McpConfigError, type McpServerDefinition } from '../mcp/definitions.js';
+import { definitionsIn, parseJsonWithComments, readDefinitions, McpConfigError, type McpServerDefinition } from '../mcp/definitions.js';
 import type { AnalyzerFinding } from '../types.js';
+import { isObject } from '../../util/json.js';
 
-export const MANIFEST_PATH = '.claude-plugin/plugin.json';
+const MANIFEST_PATH = '.claude-plugin/plugin.json';
 
 export interface PluginHook {
   event: string;
@@ -36,14 +36,7 @@ export interface PluginLayout {
   findings: AnalyzerFinding[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const paths = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
-
-function parseJson(text: string): { value?: unknown; error?: string } {
-  const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-  return errors.length ? { error: `${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}` } : { value };
-}
 
 /** Hook entries of a hooks.json document (`{hooks: {Event: [{matcher, hooks: [{type, command}]}]}}`, or the inner map inline). */
 function hooksIn(document: unknown, file: string): PluginHook[] {
@@ -99,7 +92,7 @@ export function readPluginLayout(root: string): PluginLayout {
       remediation: `Add ${MANIFEST_PATH} with at least a name.`,
     });
   } else {
-    const { value, error } = parseJson(readText(manifestFile));
+    const { value, error } = parseJsonWithComments(readText(manifestFile));
     if (error || !isObject(value)) {
       problem({
         rule_id: 'PLUGIN-MANIFEST-INVALID', severity: 'MEDIUM', title: 'Plugin manifest is not valid JSON',
@@ -137,7 +130,7 @@ export function readPluginLayout(root: string): PluginLayout {
   for (const file of [...new Set(hookFiles)]) {
     const path = inside(file, MANIFEST_PATH);
     if (!path) continue;
-    const { value, error } = parseJson(readText(path));
+    const { value, error } = parseJsonWithComments(readText(path));
     if (error) problem({ rule_id: 'PLUGIN-HOOKS-INVALID', severity: 'MEDIUM', title: 'Hook configuration is not valid JSON', description: `${rel(path)}: ${error}.`, file_path: rel(path) });
     else layout.hooks.push(...hooksIn(value, rel(path)));
   }
