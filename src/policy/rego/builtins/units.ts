@@ -17,12 +17,11 @@ function decimal(text: string): { m: bigint; e: number } | undefined {
 }
 
 function value(m: bigint, e: number, mult: bigint, truncate: boolean): number | bigint {
-  let n = m * mult;
+  const n = m * mult;
   if (e >= 0) return normNum(n * 10n ** BigInt(e));
   const d = 10n ** BigInt(-e);
   if (truncate || n % d === 0n) return normNum(n / d);
   // a fraction: divide in floating point once, from exact parts
-  n = n * 1n;
   return Number(n) / Number(d);
 }
 
