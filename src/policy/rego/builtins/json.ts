@@ -203,11 +203,7 @@ function replaceChild(doc: Value, k: Value, v: Value): Value | undefined {
 }
 
 function addAt(parent: Value, k: Value, v: Value): Value | undefined {
-  if (parent instanceof RObject) {
-    const o = new RObject(parent.entries());
-    o.set(k, v);
-    return o;
-  }
+  if (parent instanceof RObject) return replaceChild(parent, k, v);
   if (Array.isArray(parent)) {
     const i = k === '-' ? parent.length : typeof k === 'string' && /^\d+$/.test(k) ? Number(k) : typeof k === 'number' ? k : -1;
     if (i < 0 || i > parent.length) return undefined;
