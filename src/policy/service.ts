@@ -26,7 +26,7 @@ export type EnforcementLists = Partial<Record<AssetType, TypeLists>>;
 export const NO_LISTS: EnforcementLists = Object.freeze({});
 
 export interface AdmissionInput {
-  target_type: 'skill' | 'mcp' | 'plugin';
+  target_type: (typeof ADMISSION_TYPES)[number];
   target_name: string;
   path?: string;
   connector?: string;
