@@ -221,7 +221,12 @@ export type AssetList = (typeof ASSET_LISTS)[number];
 /** Entries per list: far above any operator's hand-kept list, low enough that admission stays a short scan. */
 export const MAX_ASSET_LIST_ENTRIES = 10_000;
 
-const assetEntryFields = {
+const reasonOptions = { maxLength: 1024, description: 'Why the entry exists, as the audit trail and admission answers report it.' };
+/** An entry's reason without its default: the /enforce bodies reuse it, where an absent reason stays absent. */
+export const AssetReason = Type.String(reasonOptions);
+
+/** The fields of an enforcement list entry; the /enforce bodies reuse their bounds. */
+export const assetEntryFields = {
   name: Type.String({ minLength: 1, maxLength: 512, description: 'Name of the skill, MCP server, plugin or tool, matched exactly.' }),
   connector: Type.Optional(Type.String({
     minLength: 1,
@@ -229,19 +234,21 @@ const assetEntryFields = {
     pattern: '^[a-z0-9][a-z0-9_-]*$',
     description: 'Limits the entry to one connector (agent), e.g. `claudecode`; unset: every connector.',
   })),
-  reason: Type.String({ default: '', maxLength: 1024, description: 'Why the entry exists, as the audit trail and admission answers report it.' }),
+  reason: Type.String({ default: '', ...reasonOptions }),
 };
+
+export const AssetSourcePath = Type.String({
+  minLength: 1,
+  maxLength: 4096,
+  description: 'Pins the allow to installs whose source path contains this text; unset: any path.',
+});
 
 const DeniedAsset = Type.Object(assetEntryFields, { additionalProperties: false, description: 'One blocked asset.' });
 
 const AllowedAsset = Type.Object(
   {
     ...assetEntryFields,
-    source_path_contains: Type.Optional(Type.String({
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Pins the allow to installs whose source path contains this text; unset: any path.',
-    })),
+    source_path_contains: Type.Optional(AssetSourcePath),
   },
   { additionalProperties: false, description: 'One allowed asset.' },
 );

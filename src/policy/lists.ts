@@ -15,10 +15,9 @@ import {
 } from '../config/schema.js';
 import { updateConfigFile } from '../config/write.js';
 import { WardenError } from '../errors.js';
+import type { EnforcementLists } from './service.js';
 
 export type { AssetEntry, AssetList, AssetType } from '../config/schema.js';
-
-export type EnforcementLists = { [T in AssetType]: { denied: AssetEntry[]; allowed: AssetEntry[] } };
 
 /** The block and allow lists of the loaded config, by asset type: the shape admission takes. */
 export function enforcementLists(config: Config): EnforcementLists {

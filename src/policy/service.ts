@@ -3,7 +3,7 @@
 // data.warden.config, answering the four decision domains. Knows nothing of HTTP: the /policy routes, the CLI
 // and the bench call it. Decisions are cached per input until a reload or a change of the enforcement lists;
 // reload() compiles the new policy completely before swapping it in, so a bad module leaves the running one.
-import type { AssetType, Config } from '../config/schema.js';
+import type { AssetEntry, AssetType, Config } from '../config/schema.js';
 import { WardenError } from '../errors.js';
 import { canonicalHost } from './address.js';
 import { loadPolicySources } from './files.js';
@@ -17,19 +17,16 @@ export const ADMISSION_TYPES = ['skill', 'mcp', 'plugin'] as const;
 
 /** One enforcement list entry (config.yaml `asset_policy.<type>.denied|allowed`, read by lists.ts, whose
  *  entries fit this shape; a test's or policy_dir's entries may pin an allow to several path markers). */
-export interface ListEntry {
-  name: string;
-  connector?: string;
-  reason: string;
+export type ListEntry = Omit<AssetEntry, 'source_path_contains'> & {
   /** An allow entry applies only when the install path contains this (or one of these) markers. */
   source_path_contains?: string | string[];
-}
+};
 export interface TypeLists { denied: ListEntry[]; allowed: ListEntry[] }
 export type EnforcementLists = Partial<Record<AssetType, TypeLists>>;
 export const NO_LISTS: EnforcementLists = Object.freeze({});
 
 export interface AdmissionInput {
-  target_type: 'skill' | 'mcp' | 'plugin';
+  target_type: (typeof ADMISSION_TYPES)[number];
   target_name: string;
   path?: string;
   connector?: string;

@@ -4,23 +4,21 @@
 import Type from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ASSET_TYPES, oneOf, type AssetType } from '../../config/schema.js';
+import { ASSET_TYPES, AssetReason, AssetSourcePath, assetEntryFields, oneOf, type AssetType } from '../../config/schema.js';
 import { listEntries, putEntry, removeEntry, type AssetEntry, type ListChange } from '../../policy/lists.js';
 import type { GatewayContext } from '../context.js';
 import { applyWrittenSection } from '../reload.js';
 
 const TargetType = oneOf(ASSET_TYPES, { description: 'What the entry names: `skill`, `mcp` (server), `plugin` or `tool`.' });
-const Name = Type.String({ minLength: 1, maxLength: 512 });
-const Connector = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$', description: 'Limit the entry to one connector; unset: every connector.' });
-const Reason = Type.String({ maxLength: 1024 });
-const SourcePath = Type.String({ minLength: 1, maxLength: 4096, description: 'Pin the allow to installs whose source path contains this text.' });
+// The entry fields keep config.yaml's bounds; the reason is optional without the config's default.
+const { name: Name, connector: Connector } = assetEntryFields;
 
 const BlockBody = Type.Object(
-  { target_type: TargetType, name: Name, connector: Type.Optional(Connector), reason: Type.Optional(Reason) },
+  { target_type: TargetType, name: Name, connector: Connector, reason: Type.Optional(AssetReason) },
   { additionalProperties: false },
 );
 const AllowBody = Type.Object(
-  { target_type: TargetType, name: Name, connector: Type.Optional(Connector), reason: Type.Optional(Reason), source_path_contains: Type.Optional(SourcePath) },
+  { target_type: TargetType, name: Name, connector: Connector, reason: Type.Optional(AssetReason), source_path_contains: Type.Optional(AssetSourcePath) },
   { additionalProperties: false },
 );
 

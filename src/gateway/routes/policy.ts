@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { oneOf, SEVERITIES } from '../../config/schema.js';
 import { enforcementLists } from '../../policy/lists.js';
+import { ADMISSION_TYPES } from '../../policy/service.js';
 import type { GatewayContext } from '../context.js';
 import { acceptNoBody, NO_BODY_LIMIT } from '../plugins/no-body.js';
 
@@ -15,7 +16,7 @@ const strict = { additionalProperties: false } as const;
 
 const AdmissionInput = Type.Object(
   {
-    target_type: oneOf(['skill', 'mcp', 'plugin'] as const),
+    target_type: oneOf(ADMISSION_TYPES),
     target_name: Name,
     path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
     // A scanner's whole result may be passed; the shipped module reads max_severity, unscannable and reason.

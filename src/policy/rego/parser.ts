@@ -97,6 +97,18 @@ class Parser {
     return t;
   }
 
+  /** The items of an array or set after `first`: `, term` until `close` (a trailing comma allowed), then `close`. */
+  private restItems(first: Term, close: ']' | '}'): Term[] {
+    const items = [first];
+    while (this.isOp(',')) {
+      this.next();
+      if (this.isOp(close)) break;
+      items.push(this.term());
+    }
+    this.expectOp(close);
+    return items;
+  }
+
   private skipNl(): void {
     while (this.toks[this.pos]!.kind === 'nl') this.pos++;
   }
@@ -505,14 +517,7 @@ class Parser {
             const body = this.nested(0, () => this.bodyUntil(']'));
             return { type: 'arraycomp', term: first, body, loc } as Term;
           }
-          const items = [first];
-          while (this.isOp(',')) {
-            this.next();
-            if (this.isOp(']')) break;
-            items.push(this.term());
-          }
-          this.expectOp(']');
-          return { type: 'array', items, loc } as Term;
+          return { type: 'array', items: this.restItems(first, ']'), loc } as Term;
         });
       case '{':
         return this.nested(1, () => {
@@ -545,14 +550,7 @@ class Parser {
             const body = this.nested(0, () => this.bodyUntil('}'));
             return { type: 'setcomp', term: first, body, loc } as Term;
           }
-          const items = [first];
-          while (this.isOp(',')) {
-            this.next();
-            if (this.isOp('}')) break;
-            items.push(this.term());
-          }
-          this.expectOp('}');
-          return { type: 'set', items, loc } as Term;
+          return { type: 'set', items: this.restItems(first, '}'), loc } as Term;
         });
     }
     return this.fail(`unexpected ${describe(t)} token`, loc);

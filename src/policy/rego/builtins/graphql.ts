@@ -317,14 +317,7 @@ class GqlParser {
       () => {
         this.expect('$');
         const n = this.name();
-        this.expect(':');
-        const type = this.type();
-        let def: J | undefined;
-        if (this.is('=')) {
-          this.next();
-          def = this.value(true);
-        }
-        const dirs = this.directives(true);
+        const { type, def, dirs } = this.typedDefault();
         return { ...(def ? { DefaultValue: def } : {}), ...(dirs.length ? { Directives: dirs } : {}), Type: type, Used: false, Variable: n };
       },
       ')',
@@ -459,6 +452,12 @@ class GqlParser {
   inputValueDef(): J {
     const desc = this.description();
     const n = this.name();
+    const { type, def, dirs } = this.typedDefault();
+    return { ...(def ? { DefaultValue: def } : {}), Description: desc, ...(dirs.length ? { Directives: dirs } : {}), Name: n, Type: type };
+  }
+
+  /** `: Type [= default] @directives`, shared by variable and input value definitions. */
+  typedDefault(): { type: J; def: J | undefined; dirs: J[] } {
     this.expect(':');
     const type = this.type();
     let def: J | undefined;
@@ -466,8 +465,7 @@ class GqlParser {
       this.next();
       def = this.value(true);
     }
-    const dirs = this.directives(true);
-    return { ...(def ? { DefaultValue: def } : {}), Description: desc, ...(dirs.length ? { Directives: dirs } : {}), Name: n, Type: type };
+    return { type, def, dirs: this.directives(true) };
   }
 
   fieldDef(): J {

@@ -4,7 +4,7 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { builtinError, typeError } from '../errors.js';
 import { equal, formatJSON, fromJSON, RObject, RSet, toJSON, typeName, type Value } from '../value.js';
-import { arr, def, obj, str } from './registry.js';
+import { arr, def, defIsValid, obj, str } from './registry.js';
 
 /** Go's encoding/json escapes <, > and & (HTML safety); OPA's output follows it. */
 export function goJSON(v: Value): string {
@@ -29,15 +29,7 @@ def('json.unmarshal', 1, (args) => {
     throw err;
   }
 });
-def('json.is_valid', 1, ([s]) => {
-  if (typeof s !== 'string') return false;
-  try {
-    JSON.parse(s);
-    return true;
-  } catch {
-    return false;
-  }
-});
+defIsValid('json.is_valid', (s) => JSON.parse(s));
 
 function indent(v: Value, prefix: string, ind: string, level: number): string {
   const pad = prefix + ind.repeat(level + 1);
@@ -78,15 +70,7 @@ def('yaml.unmarshal', 1, (args) => {
     throw builtinError(`yaml: line 1: did not find expected node content: ${(err as Error).message}`);
   }
 });
-def('yaml.is_valid', 1, ([s]) => {
-  if (typeof s !== 'string') return false;
-  try {
-    parseYaml(s);
-    return true;
-  } catch {
-    return false;
-  }
-});
+defIsValid('yaml.is_valid', (s) => parseYaml(s));
 
 /** Paths as segment lists: "a/b/c" strings or arrays of segments. */
 function paths(fname: string, v: Value): Value[][] {
@@ -203,11 +187,7 @@ function replaceChild(doc: Value, k: Value, v: Value): Value | undefined {
 }
 
 function addAt(parent: Value, k: Value, v: Value): Value | undefined {
-  if (parent instanceof RObject) {
-    const o = new RObject(parent.entries());
-    o.set(k, v);
-    return o;
-  }
+  if (parent instanceof RObject) return replaceChild(parent, k, v);
   if (Array.isArray(parent)) {
     const i = k === '-' ? parent.length : typeof k === 'string' && /^\d+$/.test(k) ? Number(k) : typeof k === 'number' ? k : -1;
     if (i < 0 || i > parent.length) return undefined;

@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import { builtinError, typeError } from '../errors.js';
 import { RObject, RSet, typeName, type Value } from '../value.js';
-import { def, str } from './registry.js';
+import { def, defIsValid, str } from './registry.js';
 
 interface Net {
   v6: boolean;
@@ -100,15 +100,7 @@ def('net.cidr_intersects', 2, (args) => {
   const b = parseCIDR('net.cidr_intersects', str('net.cidr_intersects', args, 1));
   return a.v6 === b.v6 && a.start <= b.end && b.start <= a.end;
 });
-def('net.cidr_is_valid', 1, ([v]) => {
-  if (typeof v !== 'string') return false;
-  try {
-    parseCIDR('net.cidr_is_valid', v);
-    return true;
-  } catch {
-    return false;
-  }
-});
+defIsValid('net.cidr_is_valid', (v) => parseCIDR('net.cidr_is_valid', v));
 def('net.cidr_expand', 1, (args) => {
   const n = parseCIDR('net.cidr_expand', str('net.cidr_expand', args, 0));
   if (n.end - n.start > 65536n) throw builtinError('net.cidr_expand: network too large to expand');

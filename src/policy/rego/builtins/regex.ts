@@ -3,7 +3,7 @@
 
 import RE2 from 're2';
 import { builtinError } from '../errors.js';
-import { def, int, str, strings } from './registry.js';
+import { def, defIsValid, int, str, strings } from './registry.js';
 
 const cache = new Map<string, RE2>();
 
@@ -25,15 +25,7 @@ export function compileRe(fname: string, pattern: string, global = false): RE2 {
 
 def('regex.match', 2, (args) => compileRe('regex.match', str('regex.match', args, 0)).test(str('regex.match', args, 1)));
 def('re_match', 2, (args) => compileRe('re_match', str('re_match', args, 0)).test(str('re_match', args, 1)));
-def('regex.is_valid', 1, ([p]) => {
-  if (typeof p !== 'string') return false;
-  try {
-    compileRe('regex.is_valid', p);
-    return true;
-  } catch {
-    return false;
-  }
-});
+defIsValid('regex.is_valid', (p) => compileRe('regex.is_valid', p));
 def('regex.split', 2, (args) => str('regex.split', args, 1).split(compileRe('regex.split', str('regex.split', args, 0))));
 def('regex.replace', 3, (args) => {
   const s = str('regex.replace', args, 0);

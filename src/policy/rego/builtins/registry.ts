@@ -29,6 +29,19 @@ export function def(name: string, arity: number, fn: Builtin['fn']): void {
   BUILTINS.set(name, { arity, fn });
 }
 
+/** A `*.is_valid` builtin: false for a non-string, else whether `parse` accepts the string without throwing. */
+export function defIsValid(name: string, parse: (s: string) => unknown): void {
+  def(name, 1, ([s]) => {
+    if (typeof s !== 'string') return false;
+    try {
+      parse(s);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 function operandError(fname: string, i: number, want: string, got: Value): never {
   throw typeError(`${fname}: operand ${i + 1} must be ${want} but got ${typeName(got)}`);
 }

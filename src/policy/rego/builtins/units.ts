@@ -2,7 +2,7 @@
 // exact decimals so 10Ei keeps every digit.
 
 import { builtinError } from '../errors.js';
-import { normNum } from '../value.js';
+import { normNum, type Value } from '../value.js';
 import { def, str } from './registry.js';
 
 const POWERS: Record<string, number> = { k: 1, m: 2, g: 3, t: 4, p: 5, e: 6 };
@@ -17,28 +17,29 @@ function decimal(text: string): { m: bigint; e: number } | undefined {
 }
 
 function value(m: bigint, e: number, mult: bigint, truncate: boolean): number | bigint {
-  let n = m * mult;
+  const n = m * mult;
   if (e >= 0) return normNum(n * 10n ** BigInt(e));
   const d = 10n ** BigInt(-e);
   if (truncate || n % d === 0n) return normNum(n / d);
   // a fraction: divide in floating point once, from exact parts
-  n = n * 1n;
   return Number(n) / Number(d);
 }
 
-function split(s: string): [string, string] {
-  const r = /^[+-]?(\d*\.?\d*)([eE][+-]?\d+)?/.exec(s)!;
-  return [r[0], s.slice(r[0].length)];
+/** The argument of `fn` read as a decimal amount and the unit text after it; `noun` names the amount in errors. */
+function amount(fn: string, noun: string, args: Value[]): { d: { m: bigint; e: number }; unit: string } {
+  let s = str(fn, args, 0);
+  if (s.includes(' ')) throw builtinError(`${fn}: spaces not allowed in resource strings`);
+  s = s.replace(/"/g, '');
+  const numText = /^[+-]?(\d*\.?\d*)([eE][+-]?\d+)?/.exec(s)![0];
+  const unit = s.slice(numText.length);
+  if (numText === '' || numText === '.' || /^[+-]$/.test(numText)) throw builtinError(`${fn}: no ${noun} provided`);
+  const d = decimal(numText);
+  if (!d || /^[.\d]/.test(unit)) throw builtinError(`${fn}: could not parse ${noun} to a number`);
+  return { d, unit };
 }
 
 def('units.parse', 1, (args) => {
-  let s = str('units.parse', args, 0);
-  if (s.includes(' ')) throw builtinError('units.parse: spaces not allowed in resource strings');
-  s = s.replace(/"/g, '');
-  const [numText, unit] = split(s);
-  if (numText === '' || numText === '.' || /^[+-]$/.test(numText)) throw builtinError('units.parse: no amount provided');
-  const d = decimal(numText);
-  if (!d || /^[.\d]/.test(unit)) throw builtinError('units.parse: could not parse amount to a number');
+  const { d, unit } = amount('units.parse', 'amount', args);
   let mult = 1n;
   let e = d.e;
   if (unit === 'm') e -= 3;
@@ -52,13 +53,7 @@ def('units.parse', 1, (args) => {
 });
 
 def('units.parse_bytes', 1, (args) => {
-  let s = str('units.parse_bytes', args, 0);
-  if (s.includes(' ')) throw builtinError('units.parse_bytes: spaces not allowed in resource strings');
-  s = s.replace(/"/g, '');
-  const [numText, unitRaw] = split(s);
-  if (numText === '' || numText === '.' || /^[+-]$/.test(numText)) throw builtinError('units.parse_bytes: no byte amount provided');
-  const d = decimal(numText);
-  if (!d || /^[.\d]/.test(unitRaw)) throw builtinError('units.parse_bytes: could not parse byte amount to a number');
+  const { d, unit: unitRaw } = amount('units.parse_bytes', 'byte amount', args);
   let u = unitRaw.toLowerCase();
   if (u.endsWith('b')) u = u.slice(0, -1);
   let mult = 1n;
