@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { openDatabase } from '../../db/open.js';
 import type { Schema } from '../../db/migrate.js';
 import type { McpTool } from './client.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 
 const MCP_SCHEMA: Schema = {
   name: 'MCP scan database',
@@ -32,18 +33,9 @@ export interface ToolRecord {
   previous_sha256?: string;
 }
 
-/** JSON with object keys sorted, so two equal definitions hash the same whatever order the server sent. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 export function toolHash(tool: McpTool): string {
   const { name, title, description, inputSchema, outputSchema, annotations } = tool;
-  return createHash('sha256').update(canonical({ name, title, description, inputSchema, outputSchema, annotations })).digest('hex');
+  return createHash('sha256').update(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations })).digest('hex');
 }
 
 export class ToolHashStore {
