@@ -7,6 +7,7 @@ import { CatalogueSchema } from '../../src/guardrail/injection/catalogue.js';
 import { PackManifestSchema, RuleFileSchema } from '../../src/guardrail/rules/schema.js';
 import { BuiltinFile } from '../../src/proxy/providers.js';
 import { SignatureRuleFileSchema } from '../../src/scanners/analyzers/static/rule-schema.js';
+import { AdminSchema, PackSchema } from '../../src/sandbox/policy/schema.js';
 import { PresetFile } from '../../src/scanners/presets.js';
 
 const DRAFT = 'http://json-schema.org/draft-07/schema#';
@@ -19,6 +20,8 @@ const DOCUMENTS: readonly { file: string; describes: string; schema: TSchema }[]
   { file: 'injection-cues.schema.json', describes: 'the prompt-injection cue catalogue: policies/injection/cues.yaml', schema: CatalogueSchema },
   { file: 'providers.schema.json', describes: 'built-in LLM providers: policies/providers.yaml', schema: BuiltinFile },
   { file: 'scanner-rules.schema.json', describes: 'skill scanner signature rules: policies/scanner/rules/*.yaml', schema: SignatureRuleFileSchema },
+  { file: 'sandbox-pack.schema.json', describes: 'sandbox packs: policies/sandbox/*.yaml and the files or inline packs of openshell.packs', schema: PackSchema },
+  { file: 'sandbox-admin.schema.json', describes: 'the sandbox administrator file named by openshell.admin', schema: AdminSchema },
   { file: 'scanner-preset.schema.json', describes: 'skill scanner presets: policies/scanner/presets/*.yaml and the policy files given to a scan', schema: PresetFile },
 ];
 
