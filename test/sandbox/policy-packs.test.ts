@@ -76,6 +76,9 @@ describe('operator sandbox packs', () => {
     const badProfile = { ...(parse(OPERATOR_PACK) as object), profiles: { wild: { description: 'w', options: { safe: { default: true }, yolo: { default: true } } } } };
     assert.match(refusal(() => policyHome().policy(inline(badProfile)).resolve(run({ pack: 'team' })), 'pack_invalid').message,
       /profiles\.wild\.options: safe\.default and yolo\.default cannot both be true/);
+    const badName = { ...(parse(OPERATOR_PACK) as object), profiles: { 'Loud Name': { description: 'x' } } };
+    assert.match(refusal(() => policyHome().policy(inline(badName)).resolve(run({ pack: 'team' })), 'pack_invalid').message,
+      /config\.yaml openshell\.packs\.team: profiles\.Loud Name: unknown key$/);
     const redefined = { ...(parse(OPERATOR_PACK) as object), profiles: { default: { description: 'd' } } };
     assert.match(refusal(() => policyHome().policy(inline(redefined)).resolve(run({ pack: 'team' })), 'pack_invalid').message,
       /profiles\.default: is the pack itself/);

@@ -32,6 +32,7 @@ describe('sandbox policy precedence', () => {
     assert.deepEqual(setting(configured.settings, 'pack'), { key: 'pack', value: 'strict', source: 'user', origin: 'config.yaml openshell.pack' });
     assert.equal(configured.approvals, false);
     assert.equal(setting(configured.settings, 'no_mcp').value, true);
+    assert.equal(policy.resolve(run({ pack: '', profile: '' })).pack, 'strict', 'an empty name is no ask');
     const flagged = policy.resolve(run({ pack: 'permissive' }));
     assert.deepEqual(setting(flagged.settings, 'pack'), { key: 'pack', value: 'permissive', source: 'flag', origin: '--pack' });
     assert.equal(flagged.network_mode, 'open');

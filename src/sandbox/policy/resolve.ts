@@ -168,7 +168,8 @@ export function adminStatus(entry: AdminEntry): ResolvedPolicy['admin'] {
 function choosePack(catalog: PolicyCatalog, options: RunOptions, run: Resolution): LoadedPack {
   let chosen = run.set('pack', { value: 'default', source: 'default', origin: BUILT_IN });
   if (catalog.user.pack !== '') chosen = run.set('pack', { value: catalog.user.pack, source: 'user', origin: `${USER_ORIGIN}.pack` });
-  if (options.pack !== undefined) chosen = run.set('pack', { value: options.pack, source: 'flag', origin: '--pack' });
+  // An empty name (a query's `pack=`) is no ask, like an empty config key.
+  if (options.pack) chosen = run.set('pack', { value: options.pack, source: 'flag', origin: '--pack' });
   const allowedPacks = run.adminFile?.packs;
   if (allowedPacks && !allowedPacks.includes(chosen.value as string)) {
     run.clamp('pack', allowedPacks[0], `pack ${String(chosen.value)} is not one of the allowed packs (${allowedPacks.join(', ')})`, 'packs', true);
@@ -191,7 +192,7 @@ function chooseProfile(pack: LoadedPack, catalog: PolicyCatalog, options: RunOpt
       run.set('profile', { value: BASE_PROFILE, source: 'default', origin: BUILT_IN, requested: catalog.user.profile });
     }
   }
-  if (options.profile !== undefined) {
+  if (options.profile) {
     if (!profileSettings(pack.pack, options.profile)) {
       throw new SandboxPolicyError('pack_invalid', `sandbox pack "${pack.name}" has no profile "${options.profile}" (profiles: ${known()})`, `pack:${pack.name}/profiles`);
     }
