@@ -124,7 +124,8 @@ const builtinCache = new Map<string, Map<string, Rule>>();
 export function builtinRules(preset: string): Map<string, Rule> {
   let rules = builtinCache.get(preset);
   if (!rules) {
-    rules = new Map(loadRulePack(preset).rules.map((r) => [r.id, r]));
+    // The rule as its file has it: what the loader adds (source, compiled forms) is not part of a rule.
+    rules = new Map(loadRulePack(preset).rules.map(({ source: _s, builtin: _b, regex: _r, evaluate: _e, checksMatches: _c, ...rule }) => [rule.id, rule]));
     builtinCache.set(preset, rules);
   }
   return rules;

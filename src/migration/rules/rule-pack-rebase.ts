@@ -6,6 +6,7 @@
 // `detection-only` for tool calls; rule files of one category merge into the first by file name. The old
 // folder is left as it was.
 import { stringify } from 'yaml';
+import { DETECTION_ONLY_TAG } from '../../guardrail/engine.js';
 import { RULE_CATEGORIES, type Rule } from '../../guardrail/rules/schema.js';
 import { RuleMergeUnsafeError, RulePackUnloadableError } from '../file-errors.js';
 import { MIGRATION_LIMITS } from '../limits.js';
@@ -17,7 +18,6 @@ import { builtinRules, sameAsBuiltin, type PackFolder } from './rule-pack-folder
 
 const V9_RULE_ID = /^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$/;
 const PACK_NAME = /^[a-z0-9][a-z0-9_.-]*$/;
-export const DETECTION_ONLY_TAG = 'detection-only';
 const DEFAULT_CONFIDENCE = 0.7;
 
 export interface RebasedPack {
@@ -51,13 +51,13 @@ export function rebasePack(folder: Extract<PackFolder, { kind: 'v8' }>, home: Re
       id = customId(rule.id, taken);
       record.renamed_rules.push({ pack: folder.rel, from: rule.id, to: id });
     }
-    const converted = convert(rule, id);
+    const converted = convert(rule, id, builtins.get(rule.id));
     if (typeof converted === 'string') {
       record.rule_pack_rebase_failures.push({ pack: folder.rel, reason: `${file}: rule ${rule.id}: ${converted}` });
       continue;
     }
-    if (converted.expression) record.expressed_rules.push({ pack: folder.rel, id });
-    else record.detection_only_rules.push({ pack: folder.rel, id });
+    if (converted.tags.includes(DETECTION_ONLY_TAG)) record.detection_only_rules.push({ pack: folder.rel, id });
+    else if (converted.expression !== builtins.get(rule.id)?.expression) record.expressed_rules.push({ pack: folder.rel, id });
     own.push({ file, rule: converted });
   }
 
@@ -82,24 +82,30 @@ function customId(id: string, taken: Set<string>): string {
   return candidate;
 }
 
-/** The version 9 rule for a version 8 one, or why it cannot be carried over. */
-function convert(rule: V8Rule, id: string): Rule | string {
+/**
+ * The version 9 rule for a version 8 one, or why it cannot be carried over. An edited built-in starts from the
+ * shipped rule (its confidence, value checks, capability class) and keeps the shipped expression while its
+ * patterns are the shipped ones: only then does the expression still say what the patterns say.
+ */
+function convert(rule: V8Rule, id: string, builtin: Rule | undefined): Rule | string {
   if (!V9_RULE_ID.test(id)) return `id is not a valid rule id (upper-case words joined by "-", e.g. CMD-ACME-DEPLOY)`;
   if (!(RULE_CATEGORIES as readonly string[]).includes(rule.category)) return `category "${rule.category}" does not exist in version 9 (${RULE_CATEGORIES.join(', ')})`;
   const patterns = v8Patterns(rule);
-  const expression = literalExpression(rule.category, patterns);
-  const tags = [...(rule.tags ?? [])];
+  const samePatterns = builtin !== undefined && [...patterns].sort().join('\n') === [...builtin.patterns].sort().join('\n');
+  const expression = samePatterns ? builtin.expression : literalExpression(rule.category, patterns);
+  const tags = [...(rule.tags ?? builtin?.tags ?? [])];
   if (!expression && !tags.includes(DETECTION_ONLY_TAG)) tags.push(DETECTION_ONLY_TAG);
   return {
+    ...(samePatterns ? builtin : {}),
     id,
-    title: rule.title ?? rule.name ?? id,
+    title: rule.title ?? rule.name ?? builtin?.title ?? id,
     category: rule.category as Rule['category'],
     severity: rule.severity as Rule['severity'],
-    confidence: rule.confidence ?? DEFAULT_CONFIDENCE,
+    confidence: rule.confidence ?? builtin?.confidence ?? DEFAULT_CONFIDENCE,
     patterns,
-    ...(expression ? { expression } : {}),
+    expression,
     tags,
-    tool_call_only: rule.tool_call_only ?? false,
+    tool_call_only: rule.tool_call_only ?? builtin?.tool_call_only ?? false,
     enabled: rule.enabled ?? true,
   };
 }

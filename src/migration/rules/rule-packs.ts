@@ -5,7 +5,7 @@
 // `custom_packs.<name> {path, digest}`; a version 8 pack → its `<folder>-1.0` copy (written by the apply step)
 // pinned the same way. Version 9 has one rule pack for every connector: a connector that chose another pack
 // than the global one is recorded as a conflict, its pack still listed under `custom_packs`.
-import { parse } from 'yaml';
+import { isMap, isScalar, parse } from 'yaml';
 import { RulePackUnloadableError } from '../file-errors.js';
 import { asRecord, homeRelative, rulePackDirs } from '../home-paths.js';
 import { packDigest } from '../pack-digest.js';
@@ -47,17 +47,22 @@ export const rulePacksRule: MigrationRule = (ctx) => {
     const rel = homeRelative(dir, ctx.input.home, dataDir);
     if (rel === undefined || rel === '') throw new RulePackUnloadableError(`${key.join('.')}: ${dir} is not a folder inside the data home`);
     const selection = select(rel);
-    if (ctx.doc.hasIn(key)) ctx.doc.deleteIn(key);
+    const isGlobal = scope === global?.scope;
+    if (isGlobal) globalPack = selection.rulePack;
+    // The global key becomes `rule_pack` where it stood (its comments kept); the rest are removed.
+    if (!(isGlobal && globalPack !== BUILT_IN_PACK && renameInPlace(ctx, key, globalPack)) && ctx.doc.hasIn(key)) ctx.doc.deleteIn(key);
     ctx.record.removed.push(key.join('.'));
     if (selection.customPack) {
       const { name, path, digest } = selection.customPack;
       ctx.doc.setIn(['custom_packs', name], ctx.doc.createNode({ path, digest }));
       ctx.record.moved.push({ source: 'config', from: key.join('.'), to: `custom_packs.${name}`, value: { path, digest } });
     }
-    for (const p of selection.protections ?? []) protections.add(p);
-    if (scope === global?.scope) {
-      globalPack = selection.rulePack;
-      if (globalPack !== BUILT_IN_PACK) ctx.doc.setIn(['guardrail', 'rule_pack'], globalPack);
+    if (selection.protections) {
+      for (const p of selection.protections) protections.add(p);
+      ctx.record.moved.push({ source: 'config', from: key.join('.'), to: 'rules.protections', value: selection.protections });
+    }
+    if (isGlobal) {
+      if (globalPack !== BUILT_IN_PACK && !ctx.doc.hasIn(['guardrail', 'rule_pack'])) ctx.doc.setIn(['guardrail', 'rule_pack'], globalPack);
       ctx.record.moved.push({ source: 'config', from: key.join('.'), to: 'guardrail.rule_pack', value: globalPack });
     } else {
       connectorPacks.push({ scope, pack: selection.rulePack });
@@ -73,11 +78,20 @@ export const rulePacksRule: MigrationRule = (ctx) => {
         `(the connector's pack stays available under custom_packs where it was a custom one)`,
     });
   }
-  if (protections.size) {
-    ctx.doc.setIn(['rules', 'protections'], ctx.doc.createNode([...protections].sort()));
-    ctx.record.moved.push({ source: 'config', from: 'rule_pack_dir', to: 'rules.protections', value: [...protections].sort() });
-  }
+  if (protections.size) ctx.doc.setIn(['rules', 'protections'], ctx.doc.createNode([...protections].sort()));
 };
+
+/** Turn the `rule_pack_dir: <dir>` pair into `rule_pack: <pack>` in place; false when the pair is not there. */
+function renameInPlace(ctx: MigrationContext, key: string[], pack: string): boolean {
+  const parent = ctx.doc.getIn(key.slice(0, -1), true);
+  if (!isMap(parent)) return false;
+  const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === 'rule_pack_dir');
+  if (!pair || !isScalar(pair.key) || !isScalar(pair.value)) return false;
+  pair.key.value = 'rule_pack';
+  pair.value.value = pack;
+  pair.value.type = 'PLAIN';
+  return true;
+}
 
 function selectionFor(ctx: MigrationContext, rel: string): Selection {
   const folder = readPackFolder(ctx.input.files, rel);
