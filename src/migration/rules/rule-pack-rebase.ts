@@ -40,7 +40,7 @@ export function rebasePack(folder: Extract<PackFolder, { kind: 'v8' }>, home: Re
   const builtins = builtinRules(folder.base);
   const taken = new Set([...builtins.keys(), ...folder.rules.map((r) => r.rule.id)]);
   const disable: string[] = [];
-  const own: { file: string; rule: Rule }[] = [];
+  const carried: { file: string; rule: V8Rule; id: string }[] = [];
 
   for (const { file, rule } of folder.rules) {
     let id = rule.id;
@@ -51,18 +51,22 @@ export function rebasePack(folder: Extract<PackFolder, { kind: 'v8' }>, home: Re
       id = customId(rule.id, taken);
       record.renamed_rules.push({ pack: folder.rel, from: rule.id, to: id });
     }
+    const problem = carryOverProblem(rule, id);
+    if (problem) record.rule_pack_rebase_failures.push({ pack: folder.rel, reason: `${file}: rule ${rule.id}: ${problem}` });
+    else carried.push({ file, rule, id });
+  }
+  // Before any rule is converted: a merge that cannot be done stops the migration at once.
+  const groups = groupByCategory(carried, folder.rel);
+
+  const own = carried.map(({ file, rule, id }) => {
     const converted = convert(rule, id, builtins.get(rule.id));
-    if (typeof converted === 'string') {
-      record.rule_pack_rebase_failures.push({ pack: folder.rel, reason: `${file}: rule ${rule.id}: ${converted}` });
-      continue;
-    }
     if (converted.tags.includes(DETECTION_ONLY_TAG)) record.detection_only_rules.push({ pack: folder.rel, id });
     else if (converted.expression !== builtins.get(rule.id)?.expression) record.expressed_rules.push({ pack: folder.rel, id });
-    own.push({ file, rule: converted });
-  }
+    return { file, rule: converted };
+  });
 
   const files: HomeFile[] = [manifest(rel, name, folder, disable)];
-  for (const merged of mergeByCategory(own, folder.rel, record)) {
+  for (const merged of mergedFiles(groups, own, folder.rel, record)) {
     const header = `# Rules of pack ${name} (category ${merged.category}), migrated from version 8 ${folder.rel}.\n`;
     files.push({ path: `${rel}/${merged.into}`, bytes: Buffer.from(header + stringify({ rules: merged.rules }, { lineWidth: 0 })) });
   }
@@ -82,14 +86,19 @@ function customId(id: string, taken: Set<string>): string {
   return candidate;
 }
 
-/**
- * The version 9 rule for a version 8 one, or why it cannot be carried over. An edited built-in starts from the
- * shipped rule (its confidence, value checks, capability class) and keeps the shipped expression while its
- * patterns are the shipped ones: only then does the expression still say what the patterns say.
- */
-function convert(rule: V8Rule, id: string, builtin: Rule | undefined): Rule | string {
+/** Why a version 8 rule cannot be carried over under `id`, or undefined when it can. */
+function carryOverProblem(rule: V8Rule, id: string): string | undefined {
   if (!V9_RULE_ID.test(id)) return `id is not a valid rule id (upper-case words joined by "-", e.g. CMD-ACME-DEPLOY)`;
   if (!(RULE_CATEGORIES as readonly string[]).includes(rule.category)) return `category "${rule.category}" does not exist in version 9 (${RULE_CATEGORIES.join(', ')})`;
+  return undefined;
+}
+
+/**
+ * The version 9 rule for a version 8 one that can be carried over. An edited built-in starts from the shipped
+ * rule (its confidence, value checks, capability class) and keeps the shipped expression while its patterns
+ * are the shipped ones: only then does the expression still say what the patterns say.
+ */
+function convert(rule: V8Rule, id: string, builtin: Rule | undefined): Rule {
   const patterns = v8Patterns(rule);
   const samePatterns = builtin !== undefined && [...patterns].sort().join('\n') === [...builtin.patterns].sort().join('\n');
   const expression = samePatterns ? builtin.expression : literalExpression(rule.category, patterns);
@@ -120,28 +129,37 @@ function manifest(rel: string, name: string, folder: Extract<PackFolder, { kind:
   return { path: `${rel}/pack.yaml`, bytes: Buffer.from(stringify(body, { lineWidth: 0 })) };
 }
 
-/** Rules grouped by category, each group written to the first file (by name) holding one of its rules. */
-function mergeByCategory(own: { file: string; rule: Rule }[], pack: string, record: RecordParts) {
-  const groups = new Map<string, { into: string; from: string[]; rules: Rule[] }>();
-  for (const { file, rule } of own) {
-    const group = groups.get(rule.category) ?? { into: file, from: [], rules: [] };
+interface CategoryGroup { category: string; into: string; from: string[]; count: number }
+
+/** Rules grouped by category, each group going to the first file (by name) holding one of its rules. */
+function groupByCategory(carried: { file: string; rule: V8Rule }[], pack: string): CategoryGroup[] {
+  const groups = new Map<string, CategoryGroup>();
+  for (const { file, rule } of carried) {
+    const group = groups.get(rule.category) ?? { category: rule.category, into: file, from: [], count: 0 };
     groups.set(rule.category, group);
     if (file !== group.into && !group.from.includes(file)) group.from.push(file);
-    group.rules.push(rule);
+    group.count++;
   }
-  const used = new Set<string>();
-  return [...groups].map(([category, group]) => {
-    if (group.rules.length > MIGRATION_LIMITS.maxRulesPerMergedFile) {
+  for (const group of groups.values()) {
+    if (group.count > MIGRATION_LIMITS.maxRulesPerMergedFile) {
       throw new RuleMergeUnsafeError(
-        `rule pack ${pack}: merging the ${category} rules of ${[group.into, ...group.from].join(', ')} gives ` +
-          `${group.rules.length} rules in one file, over the limit of ${MIGRATION_LIMITS.maxRulesPerMergedFile}; ` +
+        `rule pack ${pack}: merging the ${group.category} rules of ${[group.into, ...group.from].join(', ')} gives ` +
+          `${group.count} rules in one file, over the limit of ${MIGRATION_LIMITS.maxRulesPerMergedFile}; ` +
           'split the category across packs or remove rules, then migrate again',
       );
     }
-    if (group.from.length) record.rule_file_merges.push({ pack, category, into: group.into, from: group.from, rules: group.rules.length });
-    // A file mixing categories is the first file of more than one: the later categories get their own name.
-    const into = used.has(group.into) ? group.into.replace(/(\.ya?ml)$/, `-${category}$1`) : group.into;
+  }
+  return [...groups.values()];
+}
+
+/** The merged rule files; a file mixing categories is the first of several, so later categories get their own name. */
+function mergedFiles(groups: CategoryGroup[], own: { rule: Rule }[], pack: string, record: RecordParts) {
+  const used = new Set<string>();
+  return groups.map((group) => {
+    const rules = own.filter((o) => o.rule.category === group.category).map((o) => o.rule);
+    if (group.from.length) record.rule_file_merges.push({ pack, category: group.category, into: group.into, from: group.from, rules: rules.length });
+    const into = used.has(group.into) ? group.into.replace(/(\.ya?ml)$/, `-${group.category}$1`) : group.into;
     used.add(into);
-    return { category, into, rules: group.rules };
+    return { category: group.category, into, rules };
   });
 }
