@@ -61,8 +61,10 @@ export const rulePacksRule: MigrationRule = (ctx) => {
       for (const p of selection.protections) protections.add(p);
       ctx.record.moved.push({ source: 'config', from: key.join('.'), to: 'rules.protections', value: selection.protections });
     }
-    if (isGlobal) {
-      if (globalPack !== BUILT_IN_PACK && !ctx.doc.hasIn(['guardrail', 'rule_pack'])) ctx.doc.setIn(['guardrail', 'rule_pack'], globalPack);
+    if (isGlobal && globalPack === BUILT_IN_PACK) {
+      ctx.record.notes.push(`${key.join('.')} named the shipped ${BUILT_IN_PACK} pack, the built-in value: guardrail.rule_pack is not written`);
+    } else if (isGlobal) {
+      if (!ctx.doc.hasIn(['guardrail', 'rule_pack'])) ctx.doc.setIn(['guardrail', 'rule_pack'], globalPack);
       ctx.record.moved.push({ source: 'config', from: key.join('.'), to: 'guardrail.rule_pack', value: globalPack });
     } else {
       connectorPacks.push({ scope, pack: selection.rulePack });
