@@ -6,6 +6,7 @@ import { ConfigSchema } from '../../src/config/schema.js';
 import { HOOK_LIMITS } from '../../src/connectors/limits.js';
 import { FLEET_LIMITS } from '../../src/fleet/limits.js';
 import { SIDECAR_LIMITS } from '../../src/gateway/limits.js';
+import { MIGRATION_LIMITS } from '../../src/migration/limits.js';
 import { POLICY_LIMITS } from '../../src/policy/limits.js';
 import { PROXY_LIMITS } from '../../src/proxy/limits.js';
 import { SANDBOX_POLICY_LIMITS } from '../../src/sandbox/policy/limits.js';
@@ -16,8 +17,17 @@ import { KiB, LIMIT_TABLE, MiB, type LimitRow, type LimitTable } from '../../src
 
 /** Every subsystem's limits table, in the order the docs list them. */
 const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
-  CONNECTION_LIMITS, SIDECAR_LIMITS, PROXY_LIMITS, HOOK_LIMITS, AUDIT_LIMITS, SCANNER_LIMITS, SKILL_SCANNER_LIMITS, FLEET_LIMITS, POLICY_LIMITS,
+  CONNECTION_LIMITS,
+  SIDECAR_LIMITS,
+  PROXY_LIMITS,
+  HOOK_LIMITS,
+  AUDIT_LIMITS,
+  SCANNER_LIMITS,
+  SKILL_SCANNER_LIMITS,
+  FLEET_LIMITS,
+  POLICY_LIMITS,
   SANDBOX_POLICY_LIMITS,
+  MIGRATION_LIMITS,
 ];
 
 interface Node {

@@ -15,7 +15,15 @@ export interface Finding {
   rule: FindingRule;
   /** The matched text (unredacted; the verdict redacts it). */
   evidence: string;
+  /** A tool-call finding of a rule tagged `detection-only`: reported, at most an alert, never a block. */
+  detectionOnly?: true;
 }
+
+/** The tag of rules that report on tool calls without deciding (the 8 → 9 migration gives it to pattern-only rules). */
+export const DETECTION_ONLY_TAG = 'detection-only';
+
+const toolFinding = (rule: CompiledRule, evidence: string): Finding =>
+  rule.tags.includes(DETECTION_ONLY_TAG) ? { rule, evidence, detectionOnly: true } : { rule, evidence };
 
 const MAX_EVIDENCE = 256;
 /** Matches looked at per pattern before a rule gives up: placeholders first must not hide a secret behind them. */
@@ -59,12 +67,12 @@ export class InspectionEngine {
         }
         if (matched) {
           const evidence = patternEvidence(rule, patterns, facts.normalized) ?? patternEvidence(rule, patterns, text) ?? '';
-          findings.push({ rule, evidence });
+          findings.push(toolFinding(rule, evidence));
         }
         continue;
       }
       const evidence = patternEvidence(rule, patterns, text) ?? (facts.parsed ? patternEvidence(rule, patterns, facts.normalized) : undefined);
-      if (evidence !== undefined) findings.push({ rule, evidence });
+      if (evidence !== undefined) findings.push(toolFinding(rule, evidence));
     }
     return findings;
   }

@@ -48,11 +48,15 @@ export function decide(findings: Finding[], thresholds: VerdictThresholds, optio
   const severity: VerdictSeverity = top?.rule.severity ?? 'NONE';
   const confidence = top ? Math.max(...ordered.filter((f) => f.rule.severity === severity).map((f) => f.rule.confidence)) : 0;
 
+  // A detection-only finding (policies/rules.md "Tags") reports but does not decide: at most an alert.
+  const deciding = ordered.find((f) => !f.detectionOnly);
+  const decidingSeverity = deciding?.rule.severity;
   let raw: VerdictAction = 'allow';
-  if (top && atLeast(severity, thresholds.blockAt)) raw = 'block';
-  else if (top && atLeast(severity, thresholds.alertAt)) {
-    raw = thresholds.hiltEnabled && atLeast(severity, thresholds.hiltMinSeverity) ? 'confirm' : 'alert';
+  if (decidingSeverity && atLeast(decidingSeverity, thresholds.blockAt)) raw = 'block';
+  else if (decidingSeverity && atLeast(decidingSeverity, thresholds.alertAt)) {
+    raw = thresholds.hiltEnabled && atLeast(decidingSeverity, thresholds.hiltMinSeverity) ? 'confirm' : 'alert';
   }
+  if (raw === 'allow' && top && atLeast(severity, thresholds.alertAt)) raw = 'alert';
   // Confirmation needs a caller that can ask the user; anything else fails closed (rule 4).
   if (raw === 'confirm' && !options.nativeApproval) raw = 'block';
 
@@ -61,7 +65,7 @@ export function decide(findings: Finding[], thresholds: VerdictThresholds, optio
     raw_action: raw,
     severity,
     confidence,
-    reason: top && raw !== 'allow' ? reasonFor(raw, top) : '',
+    reason: top && raw !== 'allow' ? reasonFor(raw, raw === 'alert' ? top : deciding!) : '',
     findings: ordered.map((f) => `${f.rule.id}:${f.rule.title}`),
     mode: thresholds.mode,
   };

@@ -87,4 +87,18 @@ describe('inspection verdict', () => {
     assert.ok(verdictFor('IBAN GB82 WEST 1234 5698 7654 32').findings.some((f) => f.startsWith('DATA-IBAN')));
     assert.ok(!verdictFor('IBAN GB83 WEST 1234 5698 7654 32').findings.some((f) => f.startsWith('DATA-IBAN')));
   });
+
+  it('a detection-only finding on a tool call reports at most an alert; a deciding finding beside it still blocks', () => {
+    const secret = engine.scanText(`token=${GITHUB_TOKEN}`).find((f) => f.rule.id === 'SECRET-GITHUB-PAT-CLASSIC');
+    const detectionOnly = { ...secret!, detectionOnly: true as const };
+    const options = { nativeApproval: false, reveal: false };
+    const v = decide([detectionOnly], thresholds(), options);
+    assert.equal(v.action, 'alert');
+    assert.equal(v.severity, 'CRITICAL');
+    assert.match(v.reason, /flagged this action: rule SECRET-GITHUB-PAT-CLASSIC/);
+    assert.equal(decide([detectionOnly], thresholds({ alertAt: 'INFO', blockAt: 'INFO', hiltEnabled: true, hiltMinSeverity: 'INFO' }), { ...options, nativeApproval: true }).action, 'alert');
+    const [injection] = engine.scanText(INJECTION);
+    assert.equal(decide([detectionOnly, injection!], thresholds({ blockAt: 'HIGH' }), options).action, 'block');
+    assert.match(decide([detectionOnly, injection!], thresholds({ blockAt: 'HIGH' }), options).reason, /Blocked by Warden policy: rule TRUST-/);
+  });
 });

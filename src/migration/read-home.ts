@@ -1,0 +1,142 @@
+// readHome: everything the 8 → 9 migration reads from a version 8 home, read once at the start so the pure
+// migrate() never races the disk: config.yaml's exact bytes, policies/rego (data.json and *.rego), every
+// rule-pack folder a `rule_pack_dir` names (and its `<folder>-1.0` sibling, so rule 5 can refuse to overwrite
+// one), the signature-packs folder, the custom-providers overlay, .env, and the audit.db `actions` rows.
+// The home is operator-writable, so every read is bounded (limits.ts) and a symlink that leads out of the
+// home stops the migration instead of being followed. audit.db is opened read-only with better-sqlite3
+// directly: the shared opener (src/db/open.ts) would run Warden 9's schema migrations on a version 8 file.
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import Database from 'better-sqlite3';
+import { parse } from 'yaml';
+import { HomeUnreadableError } from './file-errors.js';
+import { asRecord, homeRelative, rulePackDirs } from './home-paths.js';
+import { MIGRATION_LIMITS } from './limits.js';
+import type { ActionsRow, HomeFile, MigrationInput, MigrationScope } from './types.js';
+
+/** Files and folders of the version 8 home, home-relative. */
+export const V8_HOME = {
+  config: 'config.yaml',
+  singleFiles: ['policies/rego/data.json', 'custom-providers.json', '.env'],
+  regoDir: 'policies/rego',
+  signaturePacksDir: 'signature-packs',
+  auditDb: 'audit.db',
+} as const;
+
+const ACTIONS_COLUMNS = ['id', 'target_type', 'target_name', 'action', 'reason'] as const;
+
+export async function readHome(home: string, scope: MigrationScope, now = new Date()): Promise<MigrationInput> {
+  const root = await realpath(home);
+  const reader = new HomeReader(root);
+  const config = await reader.file(V8_HOME.config);
+  if (!config) throw new HomeUnreadableError(`${join(home, V8_HOME.config)}: no such file`);
+  const configText = config.toString('utf8');
+  const files = new Map<string, HomeFile>();
+  const keep = (path: string, bytes: Buffer | undefined) => bytes && files.set(path, { path, bytes });
+
+  for (const path of V8_HOME.singleFiles) keep(path, await reader.file(path));
+  for (const path of await reader.folder(V8_HOME.regoDir, (n) => n.endsWith('.rego'))) keep(path, await reader.file(path));
+  for (const path of await reader.folder(V8_HOME.signaturePacksDir, () => true)) keep(path, await reader.file(path));
+  for (const rel of packFolders(configText, root)) {
+    for (const folder of [rel, `${rel}-1.0`]) {
+      for (const path of await reader.folder(folder, (n) => /\.ya?ml$/.test(n))) keep(path, await reader.file(path));
+    }
+  }
+  return { home: root, scope, configText, files, actionsRows: await reader.actionsRows(V8_HOME.auditDb), now };
+}
+
+/** Home-relative folders named by rule_pack_dir; a config that does not parse is left for migrate() to report. */
+function packFolders(configText: string, home: string): string[] {
+  let config: Record<string, unknown> | undefined;
+  try {
+    config = asRecord(parse(configText));
+  } catch {
+    return [];
+  }
+  const dataDir = typeof config?.data_dir === 'string' ? config.data_dir : undefined;
+  const rels = rulePackDirs(config).map(({ dir }) => homeRelative(dir, home, dataDir));
+  return [...new Set(rels.filter((r): r is string => r !== undefined && r !== ''))];
+}
+
+class HomeReader {
+  private total = 0;
+
+  constructor(private readonly root: string) {}
+
+  /** The bytes of a regular file, or undefined when there is none. */
+  async file(rel: string): Promise<Buffer | undefined> {
+    const full = await this.resolve(rel);
+    if (!full) return undefined;
+    const info = await stat(full);
+    if (!info.isFile()) return undefined;
+    if (info.size > MIGRATION_LIMITS.maxFileBytes) {
+      throw new HomeUnreadableError(`${rel}: ${info.size} bytes, over the migration's limit of ${MIGRATION_LIMITS.maxFileBytes}`);
+    }
+    this.total += info.size;
+    if (this.total > MIGRATION_LIMITS.maxTotalBytes) {
+      throw new HomeUnreadableError(`the home's files the migration reads are over ${MIGRATION_LIMITS.maxTotalBytes} bytes together (at ${rel})`);
+    }
+    return readFile(full);
+  }
+
+  /** Home-relative paths of the entries of a folder whose names pass `want`, by name; none when it is missing. */
+  async folder(rel: string, want: (name: string) => boolean): Promise<string[]> {
+    const full = await this.resolve(rel);
+    if (!full || !(await stat(full)).isDirectory()) return [];
+    const names = (await readdir(full)).filter(want).sort();
+    if (names.length > MIGRATION_LIMITS.maxFilesPerFolder) {
+      throw new HomeUnreadableError(`${rel}: ${names.length} files, over the migration's limit of ${MIGRATION_LIMITS.maxFilesPerFolder}`);
+    }
+    return names.map((n) => `${rel}/${n}`);
+  }
+
+  /** The real path of `rel`, refusing one that a symlink leads out of the home; undefined when it does not exist. */
+  private async resolve(rel: string): Promise<string | undefined> {
+    const full = join(this.root, rel);
+    try {
+      await lstat(full);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      throw err;
+    }
+    let real: string;
+    try {
+      real = await realpath(full);
+    } catch {
+      return undefined; // a dangling symlink: nothing to read
+    }
+    const inside = relative(this.root, real);
+    if (inside.startsWith(`..${sep}`) || inside === '..' || inside.startsWith(sep)) {
+      throw new HomeUnreadableError(`${rel}: a symlink leads out of the data home (to ${real}); the migration does not follow it`);
+    }
+    return real;
+  }
+
+  /** The `actions` rows of audit.db, opened read-only; none when there is no audit.db or no such table. */
+  async actionsRows(rel: string): Promise<ActionsRow[]> {
+    const full = await this.resolve(rel);
+    if (!full) return [];
+    const db = new Database(full, { readonly: true, fileMustExist: true });
+    try {
+      const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'actions'").get();
+      if (!table) return [];
+      const columns = new Set((db.prepare('PRAGMA table_info(actions)').all() as { name: string }[]).map((c) => c.name));
+      const missing = ACTIONS_COLUMNS.filter((c) => !columns.has(c));
+      if (missing.length) throw new HomeUnreadableError(`${rel}: the actions table has no ${missing.join(', ')} column`);
+      const rows = db.prepare('SELECT * FROM actions ORDER BY id LIMIT ?').all(MIGRATION_LIMITS.maxActionsRows + 1) as Record<string, unknown>[];
+      if (rows.length > MIGRATION_LIMITS.maxActionsRows) {
+        throw new HomeUnreadableError(`${rel}: more than ${MIGRATION_LIMITS.maxActionsRows} actions rows`);
+      }
+      return rows.map((row) => ({
+        id: typeof row.id === 'number' || typeof row.id === 'string' ? row.id : String(row.id),
+        target_type: String(row.target_type ?? ''),
+        target_name: String(row.target_name ?? ''),
+        action: String(row.action ?? ''),
+        reason: String(row.reason ?? ''),
+        row,
+      }));
+    } finally {
+      db.close();
+    }
+  }
+}
