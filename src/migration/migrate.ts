@@ -7,6 +7,7 @@ import { isMap, LineCounter, parseDocument, type ToStringOptions } from 'yaml';
 import { parseConfig } from '../config/load.js';
 import { CURRENT_CONFIG_VERSION } from '../config/schema.js';
 import { MigrationError } from './errors.js';
+import { restoreLayout } from './layout.js';
 import { admissionActions } from './rules/admission-actions.js';
 import { assetPolicyShape } from './rules/asset-policy-shape.js';
 import { providersOverlay } from './rules/providers-overlay.js';
@@ -72,7 +73,7 @@ export function migrate(input: MigrationInput): MigrationPlan {
   const ctx: MigrationContext = { input, doc, record, operations };
   for (const rule of RULES) rule(ctx);
 
-  const configText = doc.toString(layoutOf(input.configText));
+  const configText = restoreLayout(input.configText, doc.toString(layoutOf(input.configText)));
   try {
     parseConfig(configText, 'config.yaml (migrated)');
   } catch (err) {

@@ -11,7 +11,7 @@ import type { MigrationRule } from '../types.js';
 import { ADMISSION_TYPES, BUILT_IN_FIRST_PARTY, builtInTriple, differs, encodeAction, type AdmissionType, type FirstPartyEntry } from './built-in-policy.js';
 
 export const MANAGED_DATA_JSON_NOTE =
-  `managed host: ${DATA_JSON_PATH} belongs to the lifecycle; no admission decision was taken from it (the built-in policy applies)`;
+  `managed host: ${DATA_JSON_PATH} belongs to the lifecycle; no decision (admission actions, first-party list, thresholds, allow-list switch) was taken from it; the built-in policy applies`;
 
 export const admissionActions: MigrationRule = (ctx) => {
   const dataJson = readDataJson(ctx.input);

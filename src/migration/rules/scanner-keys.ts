@@ -38,7 +38,10 @@ export const scannerKeys: MigrationRule = (ctx) => {
     const value = read(ctx.doc, [...SKILL, key]);
     if (value === undefined) continue;
     remove(ctx.doc, [...SKILL, key]);
-    if (value !== true) continue;
+    if (value !== true) {
+      ctx.record.removed.push([...SKILL, key].join('.'));
+      continue;
+    }
     const to = [...SKILL, 'analyzers', analyzer, 'enabled'];
     write(ctx.doc, to, true);
     ctx.record.moved.push({ source: 'config', from: [...SKILL, key].join('.'), to: to.join('.'), value: true });
@@ -110,21 +113,21 @@ function mcpAnalyzers(ctx: MigrationContext): void {
 }
 
 function judgeSource(ctx: MigrationContext): void {
-  let override = false;
+  let override: string | undefined;
   for (const block of KEY_BLOCKS.filter((b) => b.judgeOverride)) {
     const value = read(ctx.doc, block.path);
     if (value === undefined) continue;
     const empty = value === null || (typeof value === 'object' && Object.keys(value).length === 0);
-    override ||= !empty;
+    if (!empty) override ??= block.path.join('.');
     remove(ctx.doc, block.path);
     ctx.record.removed.push(block.path.join('.'));
     if (!empty) {
       ctx.record.notes.push(`${block.path.join('.')}: its model settings have no version 9 home; judge_source is override, so the judge keeps its own model (set it through the judge's environment)`);
     }
   }
-  if (!override) return;
+  if (override === undefined) return;
   write(ctx.doc, ['judge_source'], 'override');
-  ctx.record.moved.push({ source: 'config', from: 'llm', to: 'judge_source', value: 'override' });
+  ctx.record.moved.push({ source: 'config', from: override, to: 'judge_source', value: 'override' });
 }
 
 function dropWithNote(ctx: MigrationContext, path: Path, why: string): void {
