@@ -299,6 +299,13 @@ describe('version gates and errors', () => {
     expectError(() => migrate(input('config_version: 8\nguardrail:\n  port: 70000\n')), 'WARDEN_ERR_MIGRATION_RESULT_INVALID', /guardrail\.port/);
   });
 
+  it('an openshell.mode version 9 does not know is removed with a note; standalone stays', () => {
+    const plan = migrate(input('config_version: 8\nopenshell: {mode: local, binary: openshell}\n'));
+    assert.doesNotMatch(plan.configText, /openshell/);
+    assert.ok(plan.record.removed.includes('openshell.mode'));
+    assert.ok(plan.record.notes.some((n) => n.startsWith('openshell.mode: "local"')));
+  });
+
   it('a malformed data.json is named', () => {
     const bad = input(v8);
     bad.files.set('policies/rego/data.json', { path: 'policies/rego/data.json', bytes: Buffer.from('{"actions": ') });

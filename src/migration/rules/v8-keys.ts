@@ -49,6 +49,7 @@ export const v8Keys: MigrationRule = (ctx) => {
   hilt(ctx);
   connectors(ctx);
   policyDir(ctx);
+  openshellMode(ctx);
   const top = ctx.doc.contents;
   if (!isMap(top)) return;
   for (const key of top.items.map((pair) => String((pair.key as { value?: unknown }).value ?? pair.key))) {
@@ -120,6 +121,15 @@ function connectors(ctx: MigrationContext): void {
   }
   if (names.length === 0) remove(ctx.doc, ['guardrail', 'connectors']);
   else write(ctx.doc, ['guardrail', 'connectors'], names, true);
+}
+
+/** `openshell.mode` is kept where version 9 knows the value (`standalone`, `managed`); another value goes with a note. */
+function openshellMode(ctx: MigrationContext): void {
+  const mode = read(ctx.doc, ['openshell', 'mode']);
+  if (mode === undefined || mode === '' || mode === 'standalone' || mode === 'managed') return;
+  remove(ctx.doc, ['openshell', 'mode']);
+  ctx.record.removed.push('openshell.mode');
+  ctx.record.notes.push(`openshell.mode: ${JSON.stringify(mode)} has no version 9 meaning (standalone or managed); removed`);
 }
 
 /** The version 8 default policy folder goes (rules 2 and 10 handle what it held); an operator's own folder stays. */
