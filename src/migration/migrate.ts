@@ -3,8 +3,9 @@
 // does that), so the same plan serves --dry-run, --check, the gateway's in-memory migration and the real write.
 // The file is edited as a `yaml` Document, so what no rule touches keeps its comments, order and layout.
 import { createHash } from 'node:crypto';
-import { isMap, LineCounter, parseDocument, type ToStringOptions } from 'yaml';
-import { parseConfig } from '../config/load.js';
+import { isDeepStrictEqual } from 'node:util';
+import { isMap, LineCounter, parseDocument, type Document, type ToStringOptions } from 'yaml';
+import { parseConfig, validateConfigObject } from '../config/load.js';
 import { CURRENT_CONFIG_VERSION } from '../config/schema.js';
 import { MigrationError } from './errors.js';
 import { restoreLayout } from './layout.js';
@@ -73,15 +74,39 @@ export function migrate(input: MigrationInput): MigrationPlan {
   const ctx: MigrationContext = { input, doc, record, operations };
   for (const rule of RULES) rule(ctx);
 
-  const configText = restoreLayout(input.configText, doc.toString(layoutOf(input.configText)));
+  const configText = loadable(doc, input.configText);
+  record.result_sha256 = sha256(configText);
+  return { configText, record, operations };
+}
+
+/**
+ * The migrated text, checked with the version 9 loader: the printer's text, or the operator's in-line spacing
+ * put back (restoreLayout) when that text loads to exactly the same configuration. One loader parse either way.
+ */
+function loadable(doc: Document, source: string): string {
+  const printed = doc.toString(layoutOf(source));
+  const expected = asResult(() => validateConfigObject(doc.toJS(), RESULT_NAME));
+  const restored = restoreLayout(source, printed);
+  if (restored !== printed) {
+    try {
+      if (isDeepStrictEqual(parseConfig(restored, RESULT_NAME), expected)) return restored;
+    } catch {
+      // Spacing that changed the data (inside a quoted string): the printer's text is the faithful one.
+    }
+  }
+  asResult(() => parseConfig(printed, RESULT_NAME));
+  return printed;
+}
+
+const RESULT_NAME = 'config.yaml (migrated)';
+
+function asResult<T>(validate: () => T): T {
   try {
-    parseConfig(configText, 'config.yaml (migrated)');
+    return validate();
   } catch (err) {
     throw new MigrationError('WARDEN_ERR_MIGRATION_RESULT_INVALID',
       `the migrated configuration would not load, so nothing was migrated: ${(err as Error).message}`, { cause: err });
   }
-  record.result_sha256 = sha256(configText);
-  return { configText, record, operations };
 }
 
 function checkVersion(version: unknown): 7 | 8 {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { LineCounter, parseDocument } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
 import { MigrationError } from '../../src/migration/errors.js';
+import { restoreLayout } from '../../src/migration/layout.js';
 import { migrate } from '../../src/migration/migrate.js';
 import { BUILT_IN_ACTIONS, BUILT_IN_FIRST_PARTY } from '../../src/migration/rules/built-in-policy.js';
 import type { FileOperation, HomeFile, MigrationInput, MigrationPlan, MigrationScope } from '../../src/migration/types.js';
@@ -63,7 +64,12 @@ function expectError(fn: () => unknown, code: string, message?: RegExp): void {
   });
 }
 
-const fixtures = readdirSync(FIXTURES).filter((name) => existsSync(join(FIXTURES, name, 'home', 'config.yaml'))).sort();
+/** The fixture homes of the config rules (the file rules' homes, in the same folder, have their own runner). */
+const fixtures = [
+  'admission-custom', 'asset-policy', 'comments-order', 'from-v7', 'managed', 'providers-overlay', 'providers-overlay-live',
+  'removed-actions-conflict', 'scanner-policy-file', 'scanners', 'signature-packs', 'stock', 'thresholds-config-wins',
+  'thresholds-looser', 'thresholds-stricter', 'unscannable-mcp',
+];
 const plans = new Map<string, MigrationPlan>();
 const planOf = (fixture: string) => {
   if (!plans.has(fixture)) plans.set(fixture, migrate(inputOf(fixture)));
@@ -273,6 +279,22 @@ describe('what no rule touches', () => {
       assert.ok(found >= at, `line ${JSON.stringify(line)} kept in order`);
       at = found + 1;
     }
+  });
+});
+
+describe('restoreLayout', () => {
+  it('puts back the operator\'s in-line spacing, matching lines in order and by indentation', () => {
+    const source = 'a:     1   # aligned\nb:\n  c:   2\nc:   2\n';
+    assert.equal(restoreLayout(source, 'a: 1 # aligned\nb:\n  c: 2\nc: 2\nd: 3\n'), 'a:     1   # aligned\nb:\n  c:   2\nc:   2\nd: 3\n');
+    // A line the printer wrote at another indentation, or a line of its own, is left as printed.
+    assert.equal(restoreLayout(source, 'c: 2\n  a: 1 # aligned\n'), 'c:   2\n  a: 1 # aligned\n');
+  });
+
+  it('keeps the layout of a large file (2,000 list entries)', () => {
+    const entries = Array.from({ length: 2000 }, (_, i) => `      - {name:  skill-${i}, reason:  r}`).join('\n');
+    const text = `config_version: 8\nasset_policy:\n  skill:\n    denied:\n${entries}\n`;
+    const plan = migrate({ home: HOME, scope: 'user', configText: text, files: new Map(), actionsRows: [], now: NOW });
+    assert.ok(plan.configText.includes('      - {name:  skill-1999, reason:  r}'));
   });
 });
 

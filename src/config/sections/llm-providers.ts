@@ -7,6 +7,6 @@ export const DEFAULT_OLLAMA_PORTS = [11434];
 
 export const OllamaPorts = Type.Array(Type.Integer({ minimum: 1, maximum: 65535 }), {
   default: DEFAULT_OLLAMA_PORTS,
-  description: 'Loopback ports where a local Ollama serves models, recognised as the `ollama` provider. Reserved ' +
-    'for the proxy\'s local-provider detection (a later step).',
+  description: 'Loopback ports where a local Ollama serves models (version 8\'s providers overlay). Reserved for ' +
+    'the proxy\'s local-provider detection (a later step); nothing reads it yet.',
 });
