@@ -12,10 +12,6 @@ export function read(doc: Document, path: Path): unknown {
   return isScalar(node) ? node.value : (node as Node).toJSON();
 }
 
-export function has(doc: Document, path: Path): boolean {
-  return doc.hasIn(path);
-}
-
 /** Set `path` to `value`, creating the mappings on the way; short mappings and lists are written in flow style. */
 export function write(doc: Document, path: Path, value: unknown, flow = isShort(value)): void {
   const node = doc.createNode(value, { flow });
@@ -31,9 +27,6 @@ export function remove(doc: Document, path: Path): void {
     doc.deleteIn(path.slice(0, depth));
   }
 }
-
-/** Dotted form of a path, as the record writes it. */
-export const dotted = (path: Path): string => path.join('.');
 
 function isShort(value: unknown): boolean {
   if (Array.isArray(value)) return value.every((v) => v === null || typeof v !== 'object') && JSON.stringify(value).length <= 80;

@@ -5,7 +5,7 @@ import { isAbsolute, relative } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { HomeFile, MigrationInput } from './types.js';
 
-export function fileKey(input: MigrationInput, path: string): string {
+function fileKey(input: MigrationInput, path: string): string {
   if (path.startsWith('~/')) return path;
   if (isAbsolute(path)) {
     const inside = relative(input.home, path);

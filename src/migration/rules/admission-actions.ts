@@ -10,7 +10,7 @@ import { write } from '../doc-edit.js';
 import type { MigrationRule } from '../types.js';
 import { ADMISSION_TYPES, BUILT_IN_FIRST_PARTY, builtInTriple, differs, encodeAction, type AdmissionType, type FirstPartyEntry } from './built-in-policy.js';
 
-export const MANAGED_DATA_JSON_NOTE =
+const MANAGED_DATA_JSON_NOTE =
   `managed host: ${DATA_JSON_PATH} belongs to the lifecycle; no decision (admission actions, first-party list, thresholds, allow-list switch) was taken from it; the built-in policy applies`;
 
 export const admissionActions: MigrationRule = (ctx) => {

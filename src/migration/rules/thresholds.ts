@@ -9,7 +9,7 @@ import { readDataJson } from '../data-json.js';
 import { read, write } from '../doc-edit.js';
 import type { MigrationContext, MigrationRule } from '../types.js';
 
-export const APPLY_ALIKE_NOTE = 'guardrail thresholds now apply alike to hook prompts, hook tool calls and the proxy';
+const APPLY_ALIKE_NOTE = 'guardrail thresholds now apply alike to hook prompts, hook tool calls and the proxy';
 
 export const thresholds: MigrationRule = (ctx) => {
   const dataJson = ctx.input.scope === 'managed' ? undefined : readDataJson(ctx.input);

@@ -6,8 +6,7 @@
 // AGENT_MCP_CONFIGS paths, and `claw.config_file` for the OpenClaw connector). A file that cannot be parsed is
 // noted and skipped: the agent reads it, not Warden.
 import { parse as parseToml } from 'smol-toml';
-import { definitionsIn, parseJsonWithComments, type McpAgent } from '../../scanners/mcp/definitions.js';
-import { AGENT_MCP_CONFIGS } from '../../scanners/mcp/definitions.js';
+import { AGENT_MCP_CONFIGS, definitionsIn, parseJsonWithComments, type McpAgent } from '../../scanners/mcp/definitions.js';
 import { launchOf } from '../../scanners/mcp/launch.js';
 import { read } from '../doc-edit.js';
 import type { MigrationRule } from '../types.js';
@@ -18,7 +17,7 @@ const CONNECTOR_OF: Record<McpAgent, string | undefined> = {
   vscode: 'copilot', unknown: undefined,
 };
 
-export const UNSCANNABLE_NOTE = 'MCP servers listed under unscannable_mcp keep running without a scan; a new or changed definition of one is blocked at install admission';
+const UNSCANNABLE_NOTE = 'MCP servers listed under unscannable_mcp keep running without a scan; a new or changed definition of one is blocked at install admission';
 
 export const unscannableMcp: MigrationRule = (ctx) => {
   const clawFile = read(ctx.doc, ['claw', 'config_file']);
