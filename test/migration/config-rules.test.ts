@@ -243,6 +243,14 @@ describe('rules', () => {
     assert.ok(live.record.notes.some((n) => /request_overrides.*left live/.test(n)));
   });
 
+  it('rule 11: an overlay version 8 ignored (not JSON) is left in place with a note', () => {
+    const input = inputOf('providers-overlay');
+    input.files.set('custom-providers.json', { path: 'custom-providers.json', bytes: Buffer.from('{"providers": [') });
+    const plan = migrate(input);
+    assert.deepEqual(plan.operations, []);
+    assert.ok(plan.record.notes.some((n) => n.startsWith('custom-providers.json was ignored by version 8')));
+  });
+
   it('rule 12: unscannable MCP servers from the agents\' files, each with a fix command', () => {
     const plan = planOf('unscannable-mcp');
     assert.deepEqual(plan.record.unscannable_mcp.map((m) => [m.name, m.connector, m.command]), [
