@@ -213,6 +213,14 @@ describe('rules', () => {
     assert.deepEqual(plan.record.conflicts, [{ to: '.env:AI_GUARD_API_KEY', kept: '<redacted>', lost: '<redacted>', reason: 'cisco_ai_defense.api_key differs from AI_GUARD_API_KEY already in .env; the .env value is kept' }]);
   });
 
+  it('rule 6: a key that would write more than one .env line stops the migration without showing it', () => {
+    const text = 'config_version: 8\ncisco_ai_defense: {api_key: "k1\\nWARDEN_GATEWAY_TOKEN=evil", api_key_env: AI_GUARD_API_KEY}\n';
+    expectError(() => migrate({ ...inputOf('scanners'), configText: text }), 'WARDEN_ERR_MIGRATION_SOURCE_INVALID', /^cisco_ai_defense\.api_key: the value holds a line break/);
+    assert.throws(() => migrate({ ...inputOf('scanners'), configText: text }), (err: Error) => !err.message.includes('evil'));
+    const badName = 'config_version: 8\ncisco_ai_defense: {api_key: k1, api_key_env: "A=B"}\n';
+    expectError(() => migrate({ ...inputOf('scanners'), configText: badName }), 'WARDEN_ERR_MIGRATION_SOURCE_INVALID', /not a variable name/);
+  });
+
   it('rule 6: a missing policy file stops the migration naming it', () => {
     const input = inputOf('scanner-policy-file');
     input.files.delete('scan-policy.yaml');

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { SCAN_PRESETS } from '../../scanners/types.js';
 import { read, remove, write, type Path } from '../doc-edit.js';
 import { MigrationError } from '../errors.js';
+import { envOperation } from '../env-line.js';
 import { envOf, findFile } from '../home-files.js';
 import type { MigrationContext, MigrationRule } from '../types.js';
 import { SKILL_ANALYZER_SWITCHES } from '../v8/schema.js';
@@ -62,6 +63,7 @@ function inlineKey(ctx: MigrationContext, path: Path, fallbackEnv: string): void
   const from = [...path, 'api_key'].join('.');
   remove(ctx.doc, [...path, 'api_key']);
   if (typeof value !== 'string' || value === '') return;
+  const operation = envOperation(name, value, from);
   const existing = envOf(ctx.input)[name];
   if (existing !== undefined && existing !== value) {
     ctx.record.conflicts.push({
@@ -71,7 +73,7 @@ function inlineKey(ctx: MigrationContext, path: Path, fallbackEnv: string): void
     return;
   }
   if (existing === undefined && !ctx.operations.some((op) => op.op === 'env' && op.name === name)) {
-    ctx.operations.push({ op: 'env', name, value });
+    ctx.operations.push(operation);
   }
   ctx.record.moved.push({ source: 'config', from, to: `.env:${name}`, value: '<redacted>' });
 }

@@ -7,6 +7,7 @@
 import { isMap, type Document } from 'yaml';
 import type { FileOperation } from '../types.js';
 import { read, remove, write } from '../doc-edit.js';
+import { envOperation } from '../env-line.js';
 import { MigrationError } from '../errors.js';
 import { isObject } from '../../util/json.js';
 
@@ -60,7 +61,7 @@ export function convertV7(doc: Document): V7Conversion {
     if (!isObject(splunk)) throw invalid('splunk must be a mapping');
     const { token, token_env: tokenEnv, ...rest } = splunk;
     const envName = typeof tokenEnv === 'string' && tokenEnv !== '' ? tokenEnv : V7_SPLUNK_TOKEN_ENV;
-    if (typeof token === 'string' && token !== '') operations.push({ op: 'env', name: envName, value: token });
+    if (typeof token === 'string' && token !== '') operations.push(envOperation(envName, token, 'splunk.token'));
     destinations.push({ name: 'splunk', kind: 'splunk_hec', ...rest, token_env: envName });
     remove(doc, ['splunk']);
     notes.push(`config_version 7: splunk moved to observability.destinations (kind splunk_hec); its token to .env as ${envName}`);
