@@ -263,10 +263,11 @@ describe('rules', () => {
     const plan = planOf('unscannable-mcp');
     assert.deepEqual(plan.record.unscannable_mcp.map((m) => [m.name, m.connector, m.command]), [
       ['db', 'codex', 'docker run -i --rm acme/db-mcp:1.2'],
-      ['local-notes', 'cursor', 'node /opt/notes/server.js'],
+      ['local-notes', 'cursor', 'node /opt/notes/server.js --api-key <redacted> --db=postgres://redacted@db.local/notes'],
       ['shell-tools', 'openclaw', '/usr/local/bin/shell-mcp'],
     ]);
     for (const entry of plan.record.unscannable_mcp) assert.match(entry.fix, /warden mcp scan ~\//);
+    assert.doesNotMatch(JSON.stringify(plan.record), /test-notes-key|test-pw/);
   });
 
   it('version 8 asset_policy: entries kept with their comments; what has no home removed', () => {

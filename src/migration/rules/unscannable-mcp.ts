@@ -19,6 +19,36 @@ const CONNECTOR_OF: Record<McpAgent, string | undefined> = {
 
 const UNSCANNABLE_NOTE = 'MCP servers listed under unscannable_mcp keep running without a scan; a new or changed definition of one is blocked at install admission';
 
+/** An option or variable name that says its value is a credential. */
+const SECRET_NAME = /(?:token|secret|password|passwd|api[-_]?key|apikey|auth|credential)/i;
+
+/**
+ * The command as the record shows it: credentials agents' configs often pass on the command line (`--token X`,
+ * `--api-key=X`, `API_KEY=X`, `https://user:pw@host`) become <redacted>; the record is printed by --json and doctor.
+ */
+function redactArgs(argv: string[]): string[] {
+  return argv.map((arg, i) => {
+    const assigned = /^(-{0,2}[A-Za-z0-9_.-]+)=(.*)$/.exec(arg);
+    if (assigned) return `${assigned[1]}=${SECRET_NAME.test(assigned[1]!) ? '<redacted>' : redactUrl(assigned[2]!)}`;
+    const previous = argv[i - 1];
+    if (previous !== undefined && /^--?[A-Za-z]/.test(previous) && !previous.includes('=') && SECRET_NAME.test(previous)) return '<redacted>';
+    return redactUrl(arg);
+  });
+}
+
+function redactUrl(text: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text;
+  try {
+    const url = new URL(text);
+    if (url.username === '' && url.password === '') return text;
+    url.username = 'redacted';
+    url.password = '';
+    return url.href;
+  } catch {
+    return text;
+  }
+}
+
 export const unscannableMcp: MigrationRule = (ctx) => {
   const clawFile = read(ctx.doc, ['claw', 'config_file']);
   const sources = [...ctx.input.files.values()]
@@ -46,7 +76,7 @@ export const unscannableMcp: MigrationRule = (ctx) => {
     }
     for (const definition of definitionsIn(document, file.path, agent)) {
       if (launchOf(definition).kind !== 'unscannable') continue;
-      const command = definition.url ?? [definition.command ?? '', ...definition.args].join(' ').trim();
+      const command = definition.url ? redactUrl(definition.url) : redactArgs([definition.command ?? '', ...definition.args]).join(' ').trim();
       ctx.record.unscannable_mcp.push({
         name: definition.name,
         ...(connector ? { connector } : {}),
