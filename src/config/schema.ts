@@ -4,6 +4,13 @@
 // error, not a silently ignored setting.
 import Type, { type Static } from 'typebox';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
+import { AiDiscoverySection } from './sections/ai-discovery.js';
+import { CustomPacksSection } from './sections/custom-packs.js';
+import { JudgeSource } from './sections/judge-source.js';
+import { OllamaPorts } from './sections/llm-providers.js';
+import { RulesSection } from './sections/rules.js';
+import { ScannersSection } from './sections/scanners.js';
+import { UpdateSection } from './sections/update.js';
 
 export const CURRENT_CONFIG_VERSION = 9;
 
@@ -211,7 +218,10 @@ export const CustomProvider = Type.Object(
 );
 
 export const LlmProvidersSection = Type.Object(
-  { custom: Type.Array(CustomProvider, { default: [], description: 'Extra providers, besides the built-in ones (policies/providers.yaml).' }) },
+  {
+    custom: Type.Array(CustomProvider, { default: [], description: 'Extra providers, besides the built-in ones (policies/providers.yaml).' }),
+    ollama_ports: OllamaPorts,
+  },
   strict('LLM providers the proxy recognises.'),
 );
 
@@ -377,6 +387,12 @@ export const ConfigSchema = Type.Object(
     llm_providers: LlmProvidersSection,
     asset_policy: AssetPolicySection,
     admission: AdmissionSection,
+    custom_packs: CustomPacksSection,
+    rules: RulesSection,
+    scanners: ScannersSection,
+    update: UpdateSection,
+    ai_discovery: AiDiscoverySection,
+    judge_source: JudgeSource,
     policy_dir: Type.String({
       default: '',
       description: 'Folder of the operator\'s own Rego modules (`*.rego`) and `data.json`, loaded beside the shipped ' +

@@ -12,6 +12,11 @@ const PACK_THRESHOLDS: Record<string, { block_at: Severity; alert_at: Severity }
   permissive: { block_at: 'CRITICAL', alert_at: 'HIGH' },
 };
 
+/** The thresholds a pack brings when config.yaml sets none (a custom pack: the default pack's). */
+export function packThresholds(pack: string): { block_at: Severity; alert_at: Severity } {
+  return PACK_THRESHOLDS[pack] ?? PACK_THRESHOLDS.default!;
+}
+
 export interface VerdictThresholds {
   mode: 'action' | 'observe';
   blockAt: Severity;
@@ -23,7 +28,7 @@ export interface VerdictThresholds {
 export function verdictThresholds(config: Config): VerdictThresholds {
   const { guardrail } = config;
   // A custom pack inherits the thresholds of the shipped pack it is named like, or the default pack's.
-  const packDefaults = PACK_THRESHOLDS[guardrail.rule_pack] ?? PACK_THRESHOLDS.default!;
+  const packDefaults = packThresholds(guardrail.rule_pack);
   return {
     mode: guardrail.enabled ? guardrail.mode : 'observe',
     blockAt: guardrail.block_at ?? packDefaults.block_at,
