@@ -10,7 +10,11 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { compare } from '../../src/sandbox/snapshot/compare.js';
 import { GitWorkspace, SNAPSHOT_LIMITS, WorkspaceError } from '../../src/sandbox/snapshot/index.js';
+import { restore } from '../../src/sandbox/snapshot/restore.js';
+import { SnapshotRepo } from '../../src/sandbox/snapshot/store.js';
+import { listProject } from '../../src/sandbox/snapshot/walk.js';
 
 const base = mkdtempSync(join(tmpdir(), 'warden-snap-'));
 after(() => rmSync(base, { recursive: true, force: true }));
@@ -201,7 +205,38 @@ describe('undo points', () => {
     assert.equal(readFileSync(join(root, 'README.md'), 'utf8'), '# demo\n');
   });
 
-  it('refuses to write through a symbolic link standing in an excluded folder’s parent chain', async () => {
+  it('a .git folder replaced by a link out of the project gets nothing written through it', async () => {
+    const root = makeProject();
+    await ws.take('undo-7', root);
+    const outside = fresh('outside-git');
+    rmSync(join(root, '.git'), { recursive: true });
+    symlinkSync(outside, join(root, '.git'));
+    write(root, 'README.md', 'changed\n');
+    const outcome = await ws.undo('undo-7', root, { preview: false, keepRefs: false });
+    assert.deepEqual(readdirSync(outside), []);
+    assert.match(outcome.summary, /\.git folder is gone/);
+    assert.equal(readFileSync(join(root, 'README.md'), 'utf8'), '# demo\n');
+  });
+
+  it('refuses to write through a folder that became a link after the comparison (a writer racing the undo)', async () => {
+    const root = fresh('project');
+    write(root, 'pkg/file.txt', 'one\n');
+    const repo = new SnapshotRepo(join(home, 'sandboxes', 'race'));
+    await repo.ensure();
+    const listing = await listProject(root);
+    const snapshot = await repo.commit(root, await repo.writeTrees(root, listing), listing);
+    unlinkSync(join(root, 'pkg/file.txt'));
+    const now = await listProject(root);
+    const comparison = await compare(repo.scope(), snapshot, { listing: now, trees: await repo.writeTrees(root, now) });
+    // Between the comparison and the writes, pkg/ becomes a link to a folder outside.
+    const outside = fresh('outside');
+    rmSync(join(root, 'pkg'), { recursive: true });
+    symlinkSync(outside, join(root, 'pkg'));
+    await assert.rejects(restore(repo.scope(), root, snapshot, comparison), (err: unknown) => err instanceof WorkspaceError && err.code === 'WARDEN_ERR_SANDBOX_UNSAFE_PATH');
+    assert.deepEqual(readdirSync(outside), []);
+  });
+
+  it('removes a link that replaced a folder instead of following it', async () => {
     const root = fresh('project');
     write(root, 'pkg/file.txt', 'one\n');
     await ws.take('undo-5', root);
