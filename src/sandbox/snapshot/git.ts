@@ -4,6 +4,7 @@
 // code), and the repository's info/attributes switches every content conversion off, so a blob is the file's
 // bytes as they are on disk, whatever `.gitattributes` the project carries.
 import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { WorkspaceError } from './errors.js';
 import { SNAPSHOT_LIMITS } from './limits.js';
 
@@ -17,7 +18,8 @@ export interface GitScope {
 }
 
 export interface GitRunOptions {
-  input?: Buffer | string;
+  /** Standard input: a whole buffer, or chunks streamed with backpressure. */
+  input?: Buffer | string | AsyncIterable<Buffer>;
   /** Stop reading after this many bytes of output and report `truncated` (the process is killed). */
   maxOutputBytes?: number;
 }
@@ -85,9 +87,11 @@ export function git(scope: GitScope, args: string[], options: GitRunOptions = {}
         reject(new WorkspaceError('WARDEN_ERR_SANDBOX_GIT_FAILED', `git ${args[0]} failed (${why}): ${Buffer.concat(err).toString('utf8').trim().slice(0, 2000)}`));
       }
     });
-    // A pipe closed early by git (it read what it needed) is not a failure of ours.
+    // A pipe closed early by git (it read what it needed, or failed) is not a failure of ours: git's exit says.
     child.stdin.on('error', () => {});
-    child.stdin.end(options.input);
+    const input = options.input;
+    if (input === undefined || typeof input === 'string' || Buffer.isBuffer(input)) child.stdin.end(input);
+    else Readable.from(input).on('error', (cause) => child.kill('SIGKILL') && reject(cause)).pipe(child.stdin);
   });
 }
 
