@@ -255,6 +255,13 @@ describe('undo points', () => {
     await assert.rejects(ws.take('ok', join(root, 'missing')), (err: unknown) => err instanceof WorkspaceError && err.code === 'WARDEN_ERR_SANDBOX_PROJECT_INVALID');
     await assert.rejects(ws.review('nothing-here', root, { diff: false }), (err: unknown) => err instanceof WorkspaceError && err.code === 'WARDEN_ERR_SANDBOX_NO_SNAPSHOT');
     assert.equal(await ws.hasChanges('nothing-here', root), false);
+    write(root, 'f.txt', 'x\n');
+    await ws.take('other-folder', root);
+    const other = fresh('project');
+    const isProjectInvalid = (err: unknown) => err instanceof WorkspaceError && err.code === 'WARDEN_ERR_SANDBOX_PROJECT_INVALID' && /another folder/.test(err.message);
+    await assert.rejects(ws.undo('other-folder', other, { preview: false, keepRefs: false }), isProjectInvalid);
+    await assert.rejects(ws.hasChanges('other-folder', other), isProjectInvalid);
+    assert.deepEqual(readdirSync(other), [], 'an undo point is never applied to another folder');
   });
 
   it('remove forgets the undo points', async () => {

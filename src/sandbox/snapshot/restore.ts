@@ -19,6 +19,8 @@ export interface RestoreNotes {
   notes: string[];
 }
 
+const STAT_BATCH = 256;
+
 const depth = (path: string): number => path.split('/').length;
 const deepestFirst = (a: string, b: string): number => depth(b) - depth(a);
 
@@ -127,16 +129,26 @@ async function setModes(root: string, listing: Listing, restorable: (path: strin
     if (entry.kind === 'file') files.push(path);
     else if (entry.kind === 'dir') dirs.push(path);
   }
-  for (const path of [...files, ...dirs.sort(deepestFirst)]) {
-    const wanted = listing.get(path)!;
-    const full = join(root, path);
-    const stat = await lstat(full).catch((err: unknown) => {
-      if (isGone(err)) return undefined;
-      throw err;
-    });
+  const ordered = [...files, ...dirs.sort(deepestFirst)];
+  // The lstat calls run a batch at a time (one at a time, 10,000 of them cost a second under load); the
+  // chmods, few, run in order.
+  const differs: boolean[] = [];
+  for (let i = 0; i < ordered.length; i += STAT_BATCH) {
+    const batch = ordered.slice(i, i + STAT_BATCH);
+    const stats = await Promise.all(
+      batch.map((path) =>
+        lstat(join(root, path)).catch((err: unknown) => {
+          if (isGone(err)) return undefined;
+          throw err;
+        }),
+      ),
+    );
     // A link now standing at the path is not chmodded through (chmod follows links).
-    if (!stat || stat.isSymbolicLink() || (stat.mode & 0o7777) === wanted.mode) continue;
+    stats.forEach((stat, j) => differs.push(stat !== undefined && !stat.isSymbolicLink() && (stat.mode & 0o7777) !== listing.get(batch[j]!)!.mode));
+  }
+  for (const [i, path] of ordered.entries()) {
+    if (!differs[i]) continue;
     await assertSafeParents(root, path);
-    await chmod(full, wanted.mode);
+    await chmod(join(root, path), listing.get(path)!.mode);
   }
 }

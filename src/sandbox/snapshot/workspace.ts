@@ -41,9 +41,10 @@ export class GitWorkspace implements WorkspacePort {
 
   hasChanges(sandbox: string, project: string): Promise<boolean> {
     return this.serial(sandbox, async (repo) => {
-      const snapshot = await repo.current();
-      if (!snapshot) return false;
-      const comparison = await this.compareNow(repo, snapshot, await resolveProject(project));
+      if (!(await repo.current())) return false;
+      const root = await resolveProject(project);
+      const snapshot = await this.requireSnapshot(repo, sandbox, root);
+      const comparison = await this.compareNow(repo, snapshot, root);
       return comparison.files.length > 0 || comparison.dirs.length > 0;
     });
   }
