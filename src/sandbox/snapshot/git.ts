@@ -91,7 +91,14 @@ export function git(scope: GitScope, args: string[], options: GitRunOptions = {}
     child.stdin.on('error', () => {});
     const input = options.input;
     if (input === undefined || typeof input === 'string' || Buffer.isBuffer(input)) child.stdin.end(input);
-    else Readable.from(input).on('error', (cause) => child.kill('SIGKILL') && reject(cause)).pipe(child.stdin);
+    else {
+      Readable.from(input)
+        .on('error', (cause) => {
+          child.kill('SIGKILL');
+          reject(cause);
+        })
+        .pipe(child.stdin);
+    }
   });
 }
 

@@ -108,8 +108,9 @@ export class SnapshotRepo {
     const unstored = await this.storeMissingBlobs(scope, partRoot(root, part));
     if (unstored.length === 0) return tree;
     // A file changed between hashing and reading (something still writes to the folder): hash it again, this
-    // time writing the object as git reads it, so the tree never names a blob the repository lacks.
-    await git(scope, ['update-index', '--add', '--replace', '-z', '--stdin'], { input: nulList(unstored) });
+    // time writing the object as git reads it (or dropping it if it is gone); `write-tree` without
+    // --missing-ok then fails rather than answer a tree naming a blob the repository lacks.
+    await git(scope, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { input: nulList(unstored) });
     return gitText(scope, ['write-tree']);
   }
 
