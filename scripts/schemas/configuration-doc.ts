@@ -10,6 +10,7 @@ import { MIGRATION_LIMITS } from '../../src/migration/limits.js';
 import { POLICY_LIMITS } from '../../src/policy/limits.js';
 import { PROXY_LIMITS } from '../../src/proxy/limits.js';
 import { SANDBOX_POLICY_LIMITS } from '../../src/sandbox/policy/limits.js';
+import { SNAPSHOT_LIMITS } from '../../src/sandbox/snapshot/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
@@ -28,6 +29,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   POLICY_LIMITS,
   SANDBOX_POLICY_LIMITS,
   MIGRATION_LIMITS,
+  SNAPSHOT_LIMITS,
 ];
 
 interface Node {
