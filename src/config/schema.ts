@@ -3,6 +3,7 @@
 // every key carries a `description` an operator can act on. Every object rejects unknown keys so a typo is an
 // error, not a silently ignored setting.
 import Type, { type Static } from 'typebox';
+import { OpenshellRuntimeKeys } from './sections/openshell.js';
 
 export const CURRENT_CONFIG_VERSION = 9;
 
@@ -95,6 +96,7 @@ export const OpenshellSection = Type.Object(
       '`standalone` marks a legacy sandbox host not yet cleaned up (`GET /health` then reports the `sandbox` ' +
         'subsystem degraded, naming this file): stop and remove the old standalone sandbox service by hand, then ' +
         'delete this key or set it to `managed`, and reload.'),
+    ...OpenshellRuntimeKeys,
   },
   strict('The sandbox manager.'),
 );
