@@ -53,6 +53,7 @@ export function bwrapArgs(spec: SandboxSpec, homeDir: string): string[] {
     '--ro-bind', spec.imageDir, IMAGE_MOUNT,
   ];
   for (const mount of spec.mounts) args.push(mount.writable ? '--bind' : '--ro-bind', mount.host, mount.target);
-  args.push('--chdir', spec.workdir, '--info-fd', '3', '--', ...spec.entry);
+  // The root itself (a tmpfs holding the mount points) becomes read-only: nothing can be written beside the mounts.
+  args.push('--remount-ro', '/', '--chdir', spec.workdir, '--info-fd', '3', '--', ...spec.entry);
   return args;
 }

@@ -16,7 +16,6 @@ interface Run {
   /** Host pid of the sandbox's PID-namespace init. */
   childPid: number;
   startedAt: string;
-  workdir: string;
   stopping: boolean;
   exited: Promise<number | null>;
 }
@@ -83,7 +82,7 @@ export class BwrapDriver implements ComputeDriver {
     if (this.#cgroup !== null && (spec.cpu !== undefined || spec.memoryBytes !== undefined)) {
       for (const pid of [monitor.pid!, childPid]) applyCgroupLimits(this.#cgroup, spec.name, pid, spec.cpu, spec.memoryBytes);
     }
-    const run: Run = { monitor, childPid, startedAt: new Date().toISOString(), workdir: spec.workdir, stopping: false, exited };
+    const run: Run = { monitor, childPid, startedAt: new Date().toISOString(), stopping: false, exited };
     this.#runs.set(spec.name, run);
     void exited.then((code) => this.#ended(spec.name, run, code));
     return this.inspect(spec.name);
@@ -131,9 +130,9 @@ export class BwrapDriver implements ComputeDriver {
   attachCommand(name: string, argv: string[] = ['/bin/sh', '-i']): string[] | null {
     const run = this.#runs.get(name);
     if (!run) return null;
-    // Same namespaces and root as the sandbox, then every capability and the bounding set dropped before the command.
+    // Same namespaces, root and working directory as the sandbox's init, then every capability and the bounding set dropped before the command.
     return [
-      this.#nsenter, '--target', String(run.childPid), '--all', `--wd=${run.workdir}`,
+      this.#nsenter, '--target', String(run.childPid), '--all', '--root', '--wd',
       'setpriv', '--bounding-set=-all', '--inh-caps=-all', '--no-new-privs', '--', ...argv,
     ];
   }
@@ -252,13 +251,17 @@ function runCommand(
   options: { env?: Record<string, string>; input?: string; timeoutMs?: number },
 ): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: options.env ?? {}, stdio: ['pipe', 'pipe', 'pipe'], timeout: options.timeoutMs ?? 30_000, killSignal: 'SIGKILL' });
+    const child = spawn(file, args, {
+      env: options.env ?? {}, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], timeout: options.timeoutMs ?? 30_000, killSignal: 'SIGKILL',
+    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr) }));
-    child.stdin.end(options.input ?? '');
+    // A command that exits without reading its input is not an error of ours.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input);
   });
 }
