@@ -8,6 +8,7 @@ import { FLEET_LIMITS } from '../../src/fleet/limits.js';
 import { SIDECAR_LIMITS } from '../../src/gateway/limits.js';
 import { POLICY_LIMITS } from '../../src/policy/limits.js';
 import { PROXY_LIMITS } from '../../src/proxy/limits.js';
+import { SANDBOX_LIMITS } from '../../src/sandbox/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
@@ -15,7 +16,7 @@ import { KiB, LIMIT_TABLE, MiB, type LimitRow, type LimitTable } from '../../src
 
 /** Every subsystem's limits table, in the order the docs list them. */
 const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
-  CONNECTION_LIMITS, SIDECAR_LIMITS, PROXY_LIMITS, HOOK_LIMITS, AUDIT_LIMITS, SCANNER_LIMITS, SKILL_SCANNER_LIMITS, FLEET_LIMITS, POLICY_LIMITS,
+  CONNECTION_LIMITS, SIDECAR_LIMITS, PROXY_LIMITS, HOOK_LIMITS, AUDIT_LIMITS, SCANNER_LIMITS, SKILL_SCANNER_LIMITS, FLEET_LIMITS, POLICY_LIMITS, SANDBOX_LIMITS,
 ];
 
 interface Node {

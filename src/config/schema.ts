@@ -94,8 +94,8 @@ export const OpenshellSection = Type.Object(
     enabled: Type.Boolean({ default: false, description: 'Run the sandbox manager.' }),
     mode: Enum(['', 'standalone', 'managed'] as const, '',
       '`standalone` marks a legacy sandbox host not yet cleaned up (`GET /health` then reports the `sandbox` ' +
-        'subsystem degraded, naming this file): stop and remove the old standalone sandbox service by hand, then ' +
-        'delete this key or set it to `managed`, and reload.'),
+        'subsystem degraded, naming this file): stop and remove the old standalone sandbox service by hand, then run ' +
+        '`warden sandbox legacy-cleanup` (it deletes this key), and reload.'),
     ...OpenshellRuntimeKeys,
   },
   strict('The sandbox manager.'),

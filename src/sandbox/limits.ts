@@ -5,5 +5,4 @@ export const SANDBOX_LIMITS = defineLimits('Sandbox manager', 'src/sandbox/limit
   nameChars: { value: 19, unit: 'characters', what: 'Sandbox name (`[a-z0-9-]`); a longer one is refused with 400 `invalid_request`.' },
   keptLogBytes: { value: 1 * MiB, unit: 'bytes', what: 'Run log kept on the host after a detached run ends or is stopped: the last bytes, the rest dropped.' },
   envEntries: { value: 256, unit: 'count', what: 'Variables in a create request\'s `env`, `llm.credentials` and `credentials` together.' },
-  stopGraceMs: { value: 2000, unit: 'ms', what: 'How long a stop waits for the harness to exit after SIGTERM before killing the sandbox.' },
 });
