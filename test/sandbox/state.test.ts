@@ -9,6 +9,7 @@ import { loadSettings } from '../../src/config/settings.js';
 import { HealthRegistry } from '../../src/gateway/health.js';
 import { startGateway } from '../../src/gateway/runtime.js';
 import { reportSandboxHealth } from '../../src/gateway/sandbox-health.js';
+import { BwrapDriver } from '../../src/sandbox/runtime/bwrap.js';
 import { createSandboxService } from '../../src/sandbox/service.js';
 import { startInProcess } from '../helpers/gateway.js';
 import { EPHEMERAL_CONFIG, tempHome } from '../helpers/home.js';
@@ -103,6 +104,13 @@ describe('sandbox service states', () => {
     reportSandboxHealth(health, config, 'config.yaml', 'linux', service);
     assert.equal(health.snapshot().sandbox!.state, 'error');
     assert.equal(health.snapshot().sandbox!.last_error, service.reason);
+  });
+
+  it('a runtime that fails to start a sandbox answers policy_rejected and leaves nothing running', async () => {
+    const driver = new BwrapDriver(join(home.dir, 'sandboxes'), { bwrap: join(home.dir, 'no-such-bwrap') });
+    const spec = { name: 'broken', imageDir: home.dir, entry: ['/bin/true'], workdir: '/', mounts: [], env: {} };
+    await assert.rejects(driver.start(spec), (err: Error & { apiCode?: string }) => err.apiCode === 'policy_rejected');
+    assert.equal(driver.inspect('broken').running, false);
   });
 
   it('is disabled on a platform the bwrap driver does not support, and when openshell is off', async () => {

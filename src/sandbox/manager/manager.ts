@@ -170,7 +170,7 @@ export class SandboxManager {
     const workdir = copy ? join(sandboxesDir, name, 'workspace') : project;
     const record: SandboxRecord = {
       name, id: randomUUID(), harness: request.harness, phase: 'stopped', project, workdir_mode: copy ? 'copy' : 'mount', workdir,
-      image: `${request.harness}@${image.path}`, image_id: image.image_id, policy: resolved, session: 0, snapshot: null,
+      image: image.path, image_id: image.image_id, policy: resolved, session: 0, snapshot: null,
       no_snapshot: request.no_snapshot === true, nested_repos: nested, warnings,
       credentials: credentials.map((c) => ({ name: c.name, host: c.host, port: c.port ?? 443 })),
       llm_credentials: Object.keys(llmCredentials),

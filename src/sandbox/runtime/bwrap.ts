@@ -68,7 +68,11 @@ export class BwrapDriver implements ComputeDriver {
     } finally {
       closeSync(logFd);
     }
-    const exited = new Promise<number | null>((resolve) => monitor.once('exit', (code, signal) => resolve(signal ? null : code)));
+    const exited = new Promise<number | null>((resolve) => {
+      monitor.once('exit', (code, signal) => resolve(signal ? null : code));
+      // bwrap gone since the probe: the start fails below instead of an unhandled 'error' taking the gateway down.
+      monitor.once('error', () => resolve(null));
+    });
     let childPid: number;
     try {
       childPid = await readChildPid(monitor, exited);
@@ -228,8 +232,9 @@ async function setUpDone(childPid: number, exited: Promise<number | null>): Prom
 
 /** bwrap writes `{"child-pid": N, …}` on --info-fd once the sandbox exists. */
 function readChildPid(monitor: ChildProcess, exited: Promise<number | null>): Promise<number> {
-  const info = monitor.stdio[3] as NodeJS.ReadableStream;
+  const info = monitor.stdio[3] as NodeJS.ReadableStream | null;
   return new Promise((resolve, reject) => {
+    if (!info) return reject(new Error('bubblewrap could not be started'));
     let text = '';
     const timer = setTimeout(() => reject(new Error('bubblewrap did not report the sandbox in time')), INFO_TIMEOUT_MS);
     const done = (fn: () => void) => {
