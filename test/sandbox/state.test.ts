@@ -1,7 +1,7 @@
 // The sandbox subsystem's state: sandboxes.db across a gateway restart (reconcile), the 503 answers while the
 // runtime does not run, and the health states the service reports.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -29,6 +29,9 @@ describe('sandbox state across a gateway restart', () => {
       await first.stop();
       rmSync(join(work, 'gone'), { recursive: true });
       mkdirSync(join(home.dir, 'sandboxes', 'stray', 'runtime'), { recursive: true });
+      // What a gateway killed mid-run leaves (its sandboxes die with it): the run's log and start record.
+      writeFileSync(join(home.dir, 'sandboxes', 'gone', 'runtime', 'run.json'), JSON.stringify({ started_at: '2026-01-01T00:00:00.000Z' }));
+      writeFileSync(join(home.dir, 'sandboxes', 'gone', 'runtime', 'run.log'), 'output before the crash\n');
 
       const second = await startGateway(home.env, ports());
       try {
@@ -40,6 +43,8 @@ describe('sandbox state across a gateway restart', () => {
         assert.equal(byName.keep.session, 1);
         assert.equal(byName.gone.phase, 'missing');
         assert.equal(byName.stray.orphaned, true);
+        const crashed = (await api2.get('/sandboxes/gone/logs')).body;
+        assert.deepEqual([crashed.state, crashed.started_at, crashed.log], ['interrupted', '2026-01-01T00:00:00.000Z', 'output before the crash\n']);
         assert.equal(status.counts.orphaned, 1);
         assert.equal((await api2.get('/sandboxes/keep/logs')).body.state, 'interrupted', 'the run ended with the old gateway');
         const restarted = await api2.post('/sandboxes/keep/start');

@@ -78,6 +78,7 @@ export class SandboxManager {
   /** Brings the database in line with the runtime (spec: stopped, missing, orphaned, last_reconcile). */
   reconcile(): string {
     const { store, driver } = this.#deps;
+    driver.recoverEndedRuns();
     const known = new Set<string>();
     for (const record of store.all()) {
       known.add(record.name);

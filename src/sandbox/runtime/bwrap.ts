@@ -3,7 +3,7 @@
 // monitor and then the sandbox's PID namespace init, which takes every process inside with it. State lives in
 // `<root>/<name>/runtime/`: the private home, the run log of the current run, the kept log of the last one.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxApiError } from '../errors.js';
 import { bwrapArgs } from './bwrap-args.js';
@@ -21,6 +21,8 @@ interface Run {
 }
 
 const INFO_TIMEOUT_MS = 10_000;
+/** `{started_at}` of the run going, removed when its log is kept: one left behind marks a run a crash ended. */
+const RUN_META = 'run.json';
 
 export class BwrapDriver implements ComputeDriver {
   readonly name = 'bwrap';
@@ -88,6 +90,7 @@ export class BwrapDriver implements ComputeDriver {
     }
     const run: Run = { monitor, childPid, startedAt: new Date().toISOString(), stopping: false, exited };
     this.#runs.set(spec.name, run);
+    writeFileSync(join(dir, RUN_META), JSON.stringify({ started_at: run.startedAt }), { mode: 0o600 });
     void exited.then((code) => this.#ended(spec.name, run, code));
     return this.inspect(spec.name);
   }
@@ -97,6 +100,7 @@ export class BwrapDriver implements ComputeDriver {
     if (this.#runs.get(name) === run) this.#runs.delete(name);
     if (!existsSync(this.#dir(name))) return;
     keepRunLog(this.#dir(name), { state: run.stopping ? 'interrupted' : 'exited', exit: run.stopping ? null : code, started_at: run.startedAt });
+    rmSync(join(this.#dir(name), RUN_META), { force: true });
     if (this.#cgroup !== null) removeCgroup(this.#cgroup, name);
   }
 
@@ -150,6 +154,21 @@ export class BwrapDriver implements ComputeDriver {
   async remove(name: string): Promise<void> {
     await this.stop(name);
     rmSync(this.#dir(name), { recursive: true, force: true });
+  }
+
+  recoverEndedRuns(): void {
+    for (const name of this.list()) {
+      const meta = join(this.#dir(name), RUN_META);
+      if (this.#runs.has(name) || !existsSync(meta)) continue;
+      let startedAt = '';
+      try {
+        startedAt = String((JSON.parse(readFileSync(meta, 'utf8')) as { started_at?: unknown }).started_at ?? '');
+      } catch {
+        // A torn file: the run's start time is unknown.
+      }
+      keepRunLog(this.#dir(name), { state: 'interrupted', exit: null, started_at: startedAt });
+      rmSync(meta, { force: true });
+    }
   }
 
   list(): string[] {

@@ -70,6 +70,8 @@ export interface ComputeDriver {
   inspect(name: string): RunInfo;
   /** Stops it if running and forgets its state (home folder, logs). */
   remove(name: string): Promise<void>;
+  /** Keeps the log of runs that ended while no gateway watched them (a crash: the sandbox died with it). */
+  recoverEndedRuns(): void;
   /** The sandbox names this driver has state for (to find orphans). */
   list(): string[];
   /** The kept run log, or null when none was kept. */

@@ -1,6 +1,7 @@
 // The run log of a detached run (spec "RunLog", "Run log state"): while the harness runs its output goes to
 // `run.log`; when the run ends (exited) or a stop interrupts it, the last 1 MiB is kept as `kept.log` with
-// `kept.json` ({state, exit, started_at, kept_at}). A later kept run replaces it; a delete removes the folder.
+// `kept.json` ({state, exit, started_at, kept_at}); a run a gateway crash ended is kept at the next start.
+// A later kept run replaces it; a delete removes the folder.
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
