@@ -27,6 +27,12 @@ if [ ${#missing[@]} -gt 0 ]; then apt_install python3 make g++; fi
 # curl: `warden setup` installs the sh hook command (hooks/warden-hook.sh) where it exists, and its tests need it.
 command -v curl >/dev/null 2>&1 || apt_install curl ca-certificates
 
+# Sandboxes: bubblewrap isolates each one (its tests run real sandboxes); git keeps their undo snapshots;
+# nsenter and setpriv (util-linux) attach a terminal to a running sandbox.
+command -v bwrap >/dev/null 2>&1 || apt_install bubblewrap
+command -v git >/dev/null 2>&1 || apt_install git
+command -v nsenter >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 || apt_install util-linux
+
 # Mosquitto: the fleet tests run against it when it is installed (aedes otherwise). Not required to run
 # Warden, so a failed install only means the tests use aedes.
 if ! command -v mosquitto >/dev/null 2>&1 && [ ! -x /usr/sbin/mosquitto ]; then

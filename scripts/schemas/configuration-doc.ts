@@ -11,6 +11,7 @@ import { POLICY_LIMITS } from '../../src/policy/limits.js';
 import { PROXY_LIMITS } from '../../src/proxy/limits.js';
 import { SANDBOX_POLICY_LIMITS } from '../../src/sandbox/policy/limits.js';
 import { SNAPSHOT_LIMITS } from '../../src/sandbox/snapshot/limits.js';
+import { SANDBOX_LIMITS } from '../../src/sandbox/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
@@ -30,6 +31,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   SANDBOX_POLICY_LIMITS,
   MIGRATION_LIMITS,
   SNAPSHOT_LIMITS,
+  SANDBOX_LIMITS,
 ];
 
 interface Node {

@@ -11,6 +11,7 @@ import { registerMcp } from './commands/mcp.js';
 import { registerPlugin } from './commands/plugin.js';
 import { registerPolicy } from './commands/policy.js';
 import { registerProxy } from './commands/proxy.js';
+import { registerSandbox } from './commands/sandbox.js';
 import { registerScan } from './commands/scan.js';
 import { registerSetup } from './commands/setup.js';
 import { registerSkill } from './commands/skill.js';
@@ -35,6 +36,7 @@ registerPlugin(program);
 registerScan(program);
 registerFleet(program);
 registerPolicy(program);
+registerSandbox(program);
 
 try {
   await program.parseAsync(process.argv);

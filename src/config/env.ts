@@ -29,6 +29,7 @@ export const EnvSchema = Type.Object({
   WARDEN_LOG_LEVEL: Type.Optional(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, {
     description: 'Overrides `gateway.log_level` for this process.',
   })),
+  WARDEN_BWRAP: Text('The bubblewrap program the sandbox manager runs (default: `bwrap` on `PATH`).'),
   WARDEN_GATEWAY_TOKEN: Secret('The gateway token (also read from `$WARDEN_HOME/.env`, where the first start writes it).'),
   AGENT_GATEWAY_TOKEN: Secret('Legacy name of the gateway token, read after `WARDEN_GATEWAY_TOKEN`.'),
   WARDEN_FLEET_API_TOKEN: Secret('Admin token of the device fleet API (all tenants).'),

@@ -3,11 +3,12 @@
 // every key carries a `description` an operator can act on. Every object rejects unknown keys so a typo is an
 // error, not a silently ignored setting.
 import Type, { type Static } from 'typebox';
-import { openshellPolicyKeys } from './sections/openshell-policy.js';
 import { AiDiscoverySection } from './sections/ai-discovery.js';
 import { CustomPacksSection } from './sections/custom-packs.js';
 import { JudgeSource } from './sections/judge-source.js';
 import { OllamaPorts } from './sections/llm-providers.js';
+import { openshellPolicyKeys } from './sections/openshell-policy.js';
+import { OpenshellRuntimeKeys } from './sections/openshell.js';
 import { RulesSection } from './sections/rules.js';
 import { ScannersSection } from './sections/scanners.js';
 import { UpdateSection } from './sections/update.js';
@@ -101,9 +102,10 @@ export const OpenshellSection = Type.Object(
     enabled: Type.Boolean({ default: false, description: 'Run the sandbox manager.' }),
     mode: Enum(['', 'standalone', 'managed'] as const, '',
       '`standalone` marks a legacy sandbox host not yet cleaned up (`GET /health` then reports the `sandbox` ' +
-        'subsystem degraded, naming this file): stop and remove the old standalone sandbox service by hand, then ' +
-        'delete this key or set it to `managed`, and reload.'),
+        'subsystem degraded, naming this file): stop and remove the old standalone sandbox service by hand, then run ' +
+        '`warden sandbox legacy-cleanup` (it deletes this key), and reload.'),
     ...openshellPolicyKeys,
+    ...OpenshellRuntimeKeys,
   },
   strict('The sandbox manager.'),
 );

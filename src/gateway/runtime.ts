@@ -32,7 +32,10 @@ import { PolicyService } from '../policy/service.js';
 import { homeOf } from '../scanners/paths.js';
 import { HealthRegistry } from './health.js';
 import { removeProcessInfoIfOurs, writeProcessInfo } from './process-record.js';
-import { reportSandboxHealth } from './sandbox-health.js';
+import { reportSandboxHealth, reportSandboxRestarting } from './sandbox-health.js';
+import { sandboxPorts } from '../sandbox/index.js';
+import { createSandboxService, type SandboxService } from '../sandbox/service.js';
+import type { SandboxPolicyPort, WorkspacePort } from '../sandbox/ports.js';
 import { buildSidecar } from './server.js';
 
 export interface RunningGateway {
@@ -41,11 +44,21 @@ export interface RunningGateway {
   readonly settings: Settings;
   /** Where fleet devices connect (the embedded broker's address when embedded); undefined without a fleet. */
   readonly fleetBrokerUrl: string | undefined;
+  /** The sandbox subsystem, when openshell.enabled. */
+  readonly sandbox: SandboxService | undefined;
   /** Reload config and token and rebind both listeners; on a bad config the running instance is kept. */
   restart(): Promise<void>;
   /** Resolves once every audit row queued so far is committed. */
   flushAudit(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Builds the sandbox manager's two collaborators (policy resolver, workspace keeper) for a configuration. */
+export type SandboxPortsFactory = (settings: Settings) => { policy: SandboxPolicyPort; workspace: WorkspacePort };
+
+export interface GatewayOptions {
+  /** The sandbox manager's collaborators; the real ones (src/sandbox/index.ts) unless a test gives its own. */
+  sandboxPorts?: SandboxPortsFactory;
 }
 
 /** Chain state lives in its own file: its updates sit on the hook path and must not wait on the audit writer. */
@@ -93,7 +106,7 @@ interface Listeners {
   proxyUrl: string;
 }
 
-async function listen({ settings, inspector, registry, policy }: Prepared, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
+async function listen({ settings, inspector, registry, policy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, sandbox?: SandboxService): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
   const audit = new AuditStore(paths.auditDb, (err) => {
@@ -101,11 +114,11 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
     health.set('audit', 'degraded', { last_error: err.message, details: { path: paths.auditDb } });
   });
   health.set('audit', 'running', { details: { path: paths.auditDb } });
-  reportSandboxHealth(health, config, settings.path);
+  reportSandboxHealth(health, config, settings.path, process.platform, sandbox);
   const hookTokens = new HookTokens(paths.hooksDir);
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt };
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, ...(sandbox ? { sandbox } : {}) };
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -154,14 +167,23 @@ async function close(listeners: Listeners): Promise<void> {
   listeners.chainsDb.close();
 }
 
-export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
+export async function startGateway(env: NodeJS.ProcessEnv = process.env, options: GatewayOptions = {}): Promise<RunningGateway> {
   let prepared = prepare(env);
   let { settings } = prepared;
   const logger = createLogger(envVar(env, 'WARDEN_LOG_LEVEL') ?? settings.config.gateway.log_level);
   const startedAt = new Date();
   if (settings.createdConfig) logger.info({ path: settings.path }, 'created default configuration');
   if (settings.createdToken) logger.info({ path: settings.paths.dotenv }, 'created gateway token WARDEN_GATEWAY_TOKEN');
-  let listeners = await listen(prepared, logger, startedAt);
+  // The sandboxes are this process's children and outlive listener restarts: the service is built once.
+  const ports = options.sandboxPorts ?? ((s: Settings) => sandboxPorts(s.config, s.paths.home));
+  const bwrap = envVar(env, 'WARDEN_BWRAP');
+  const sandbox = settings.config.openshell.enabled
+    ? await createSandboxService({
+      config: settings.config, home: settings.paths.home, ...ports(settings), ...(bwrap === undefined ? {} : { bwrap }),
+    })
+    : undefined;
+  if (sandbox && sandbox.state !== 'running') logger.warn({ state: sandbox.state, reason: sandbox.reason }, 'sandbox manager not running');
+  let listeners = await listen(prepared, logger, startedAt, sandbox);
   const writePidFile = () =>
     writeProcessInfo(settings.paths.pidFile, {
       pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, started_at: startedAt.toISOString(),
@@ -174,6 +196,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
     get proxyUrl() { return listeners.proxyUrl; },
     get settings() { return settings; },
     get fleetBrokerUrl() { return listeners.ctx.fleet?.mqtt?.url; },
+    sandbox,
     async restart() {
       let next: Prepared;
       try {
@@ -182,16 +205,18 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
         logger.error({ err: (err as Error).message }, 'restart refused: keeping the running configuration');
         return;
       }
+      reportSandboxRestarting(listeners.ctx.health);
       await close(listeners);
       prepared = next;
       settings = next.settings;
-      listeners = await listen(prepared, logger, startedAt);
+      listeners = await listen(prepared, logger, startedAt, sandbox);
       writePidFile();
       logger.info('gateway restarted');
     },
     flushAudit: () => listeners.audit.flush(),
     async stop() {
       await close(listeners);
+      await sandbox?.close();
       removeProcessInfoIfOurs(settings.paths.pidFile);
     },
   };

@@ -1,22 +1,30 @@
 // The `sandbox` subsystem of GET /health (spec, "Health"): present only when sandboxes are enabled or a
-// legacy standalone install is still around.
+// legacy standalone install is still around. `running` names the hook ingress and egress proxy addresses
+// (step 11: not configured yet), `degraded` names each failing part in last_error, `disabled` gives the
+// reason, `error` the cause (sandbox routes then answer 503 unavailable), `stopped` while the listener restarts.
 import type { Config } from '../config/schema.js';
+import type { SandboxService } from '../sandbox/service.js';
 import type { HealthRegistry } from './health.js';
 
-/**
- * What the operator reads on a legacy host. No cleanup command ships yet, so it says what was detected, where,
- * and what to do by hand, and names no command that does not exist.
- */
+/** What the operator reads on a legacy host: what was detected, where, and the command that cleans it up. */
 function legacyStandaloneMessage(configPath: string): string {
   return (
     `legacy standalone install detected: ${configPath} sets openshell.mode: standalone, the marker of a sandbox host ` +
-    'set up before config_version 9 (while it is set, the sidecar binds to guardrail.host). To clean up by hand: stop ' +
-    `and remove the old standalone sandbox service on this host, then delete the openshell.mode line from ${configPath} ` +
-    '(or set it to managed) and reload the gateway (SIGHUP) or restart it'
+    'set up before config_version 9 (while it is set, the sidecar binds to guardrail.host). Stop and remove the old ' +
+    'standalone sandbox service on this host, then run `warden sandbox legacy-cleanup` (it removes the openshell.mode ' +
+    'line) and reload the gateway (SIGHUP) or restart it'
   );
 }
 
-export function reportSandboxHealth(health: HealthRegistry, config: Config, configPath: string, platform: NodeJS.Platform = process.platform): void {
+const NOT_CONFIGURED = 'not configured (the hook ingress and egress proxy come with step 11)';
+
+export function reportSandboxHealth(
+  health: HealthRegistry,
+  config: Config,
+  configPath: string,
+  platform: NodeJS.Platform = process.platform,
+  service?: SandboxService,
+): void {
   if (config.openshell.mode === 'standalone') {
     health.set('sandbox', 'degraded', {
       last_error: legacyStandaloneMessage(configPath),
@@ -26,8 +34,20 @@ export function reportSandboxHealth(health: HealthRegistry, config: Config, conf
     health.remove('sandbox');
   } else if (platform !== 'linux' && platform !== 'darwin') {
     health.set('sandbox', 'disabled', { details: { reason: `sandboxes are not supported on ${platform}` } });
+  } else if (!service) {
+    health.set('sandbox', 'error', { last_error: 'manager: this gateway was started without the sandbox policy and workspace components' });
+  } else if (service.state === 'disabled') {
+    health.set('sandbox', 'disabled', { details: { reason: service.reason } });
+  } else if (service.state === 'error') {
+    health.set('sandbox', 'error', { last_error: service.reason ?? 'the sandbox runtime cannot be set up' });
   } else {
-    // The sandbox manager is not part of this build yet: report it honestly rather than pretend to run.
-    health.set('sandbox', 'error', { last_error: 'sandbox runtime is not available in this build' });
+    const details = { ingress: NOT_CONFIGURED, egress: NOT_CONFIGURED, compute_driver: service.driverName, limits: service.limits };
+    if (service.state === 'degraded') health.set('sandbox', 'degraded', { last_error: service.reason ?? 'manager', details });
+    else health.set('sandbox', 'running', { details });
   }
+}
+
+/** While the API listener restarts, the sandboxes keep running but nobody can reach the manager. */
+export function reportSandboxRestarting(health: HealthRegistry): void {
+  if (health.snapshot().sandbox) health.set('sandbox', 'stopped', {});
 }

@@ -18,6 +18,7 @@ import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
 import { policyRoutes } from './routes/policy.js';
+import { sandboxRoutes } from './routes/sandbox.js';
 import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
@@ -68,6 +69,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   scanRoutes(app, ctx);
   enforceRoutes(app, ctx);
   policyRoutes(app, ctx);
+  await sandboxRoutes(app, ctx);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {

@@ -83,8 +83,8 @@ describe('commands named to the operator exist', () => {
 
   it('the checker tells a registered command from a missing one (so the checks below can fail)', async () => {
     assert.deepEqual(await missingCommands(['warden setup rotate-token --yes', 'warden setup codex', 'warden start once', 'warden proxy key'], home.env), []);
-    assert.deepEqual(await missingCommands(['warden migrate', 'warden sandbox legacy-cleanup', 'warden proxy no-such-tool'], home.env), [
-      'warden migrate', 'warden sandbox', 'warden proxy no-such-tool',
+    assert.deepEqual(await missingCommands(['warden migrate', 'warden sandbox no-such-tool', 'warden proxy no-such-tool'], home.env), [
+      'warden migrate', 'warden sandbox no-such-tool', 'warden proxy no-such-tool',
     ]);
   });
 

@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startGateway, type RunningGateway } from '../../src/gateway/runtime.js';
+import { startGateway, type GatewayOptions, type RunningGateway } from '../../src/gateway/runtime.js';
 import { tempHome, type TempHome } from './home.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/warden.js', import.meta.url));
@@ -19,9 +19,9 @@ export interface InProcessGateway {
   close(): Promise<void>;
 }
 
-export async function startInProcess(config?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<InProcessGateway> {
+export async function startInProcess(config?: string, extraEnv: NodeJS.ProcessEnv = {}, options: GatewayOptions = {}): Promise<InProcessGateway> {
   const home = tempHome(config, extraEnv);
-  const gateway = await startGateway({ ...home.env, WARDEN_LOG_LEVEL: 'silent' });
+  const gateway = await startGateway({ ...home.env, WARDEN_LOG_LEVEL: 'silent' }, options);
   return {
     gateway,
     home,

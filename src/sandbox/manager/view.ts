@@ -1,0 +1,83 @@
+// The Sandbox object of the API (spec "Sandbox resources") built from a stored record and what the runtime
+// reports now. Hooks, egress, endpoints, approvals and the MCP banner belong to step 11's ingress and egress
+// proxy: they are shown with their empty values so clients can rely on the shape. Secrets never appear here.
+import type { ComputeDriver } from '../runtime/driver.js';
+import type { SandboxRecord } from './store.js';
+
+export interface SandboxView {
+  name: string;
+  id: string;
+  harness: string;
+  phase: string;
+  policy: { pack: string; pack_digest: string; profile: string; network_mode: string; approvals: boolean; yolo: boolean };
+  workdir_mode: 'mount' | 'copy';
+  project: string;
+  workdir: string;
+  image: string;
+  image_id: string;
+  tamper_tier: string;
+  hooks: {
+    traffic: number; blocked: number; last_block_reason: string | null; tamper: number;
+    events: Record<string, unknown>; other_events: number; silent: boolean; unreachable: boolean;
+  };
+  endpoints: Record<string, unknown>;
+  egress: { allowed: number; blocked: number; bytes_up: number; bytes_down: number };
+  pending_approvals: number;
+  workspace: Record<string, unknown> | null;
+  mcp: Record<string, unknown> | null;
+  snapshot: SandboxRecord['snapshot'];
+  session: number;
+  violations: SandboxRecord['policy']['violations'];
+  warnings: string[];
+  orphaned: boolean;
+  nested_repos: string[];
+  launch: { attach: string[] | null; workdir: string; pid: number | null };
+  credentials: SandboxRecord['credentials'];
+  host_ports: number[];
+  resources: { cpu: number | null; memory: string | null; enforced_by: string };
+}
+
+export function sandboxView(record: SandboxRecord, driver: ComputeDriver): SandboxView {
+  const run = driver.inspect(record.name);
+  const { policy } = record;
+  return {
+    name: record.name,
+    id: record.id,
+    harness: record.harness,
+    phase: record.phase,
+    policy: { pack: policy.pack, pack_digest: policy.pack_digest, profile: policy.profile, network_mode: policy.network_mode, approvals: policy.approvals, yolo: policy.yolo },
+    workdir_mode: record.workdir_mode,
+    project: record.project,
+    workdir: record.workdir,
+    image: record.image,
+    image_id: record.image_id,
+    // No hook ingress yet (step 11): the harness's hooks cannot be checked for tampering.
+    tamper_tier: 'unchecked',
+    hooks: { traffic: 0, blocked: 0, last_block_reason: null, tamper: 0, events: {}, other_events: 0, silent: false, unreachable: false },
+    endpoints: {},
+    egress: { allowed: 0, blocked: 0, bytes_up: 0, bytes_down: 0 },
+    pending_approvals: 0,
+    workspace: record.workspace,
+    mcp: null,
+    snapshot: record.snapshot,
+    session: record.session,
+    violations: policy.violations,
+    warnings: record.warnings,
+    orphaned: false,
+    nested_repos: record.nested_repos,
+    launch: { attach: driver.attachCommand(record.name), workdir: record.workdir, pid: run.running ? (run.pid ?? null) : null },
+    credentials: record.credentials,
+    host_ports: policy.effective.host_ports,
+    resources: { cpu: policy.effective.cpu ?? null, memory: policy.effective.memory ?? null, enforced_by: driver.limits },
+  };
+}
+
+/** A runtime sandbox the database does not know (left by a crash or another Warden): shown so it can be deleted. */
+export function orphanView(name: string, driver: ComputeDriver): Pick<SandboxView, 'name' | 'phase' | 'orphaned' | 'warnings'> {
+  return {
+    name,
+    phase: driver.inspect(name).running ? 'ready' : 'stopped',
+    orphaned: true,
+    warnings: ['the sandbox database does not know this sandbox: delete it to remove its runtime state'],
+  };
+}

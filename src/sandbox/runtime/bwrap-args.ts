@@ -1,0 +1,59 @@
+// The bubblewrap command line of one sandbox: the isolation list of the issue in one place. New user, PID,
+// IPC, UTS, cgroup and network namespaces (`--unshare-all`: the network is loopback only until the egress
+// bridge exists), every capability dropped, the sandbox killed with its monitor (`--die-with-parent`) and cut
+// from the caller's terminal (`--new-session`, no TIOCSTI). The host system is visible read-only and minimal:
+// /usr and its /bin, /lib* links, and a short list of /etc files (no shadow, no host passwd: the image
+// brings its own). /proc, /dev and /tmp are fresh; home is the sandbox's own folder; the project is mounted
+// at its own absolute path. Nothing else of the host exists inside (no ~/.ssh, no other homes, no sockets).
+import { lstatSync, readlinkSync } from 'node:fs';
+import type { SandboxSpec } from './driver.js';
+
+/** Where the harness image appears inside the sandbox. */
+export const IMAGE_MOUNT = '/opt/warden/image';
+export const SANDBOX_HOME = '/home/sandbox';
+
+/** Top-level system folders: a symlink on merged-/usr systems (re-created as such), else bound read-only. */
+const SYSTEM_DIRS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+
+/** The /etc entries a program needs to start, resolve names and check TLS; nothing with secrets. */
+const ETC_FILES = [
+  '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/nsswitch.conf', '/etc/hosts', '/etc/localtime',
+  '/etc/ssl', '/etc/ca-certificates', '/etc/alternatives', '/etc/os-release', '/etc/profile', '/etc/mime.types',
+];
+
+function systemDirArgs(): string[] {
+  const args: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    let stats;
+    try {
+      stats = lstatSync(dir);
+    } catch {
+      continue;
+    }
+    if (stats.isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
+    else if (stats.isDirectory()) args.push('--ro-bind', dir, dir);
+  }
+  return args;
+}
+
+export function bwrapArgs(spec: SandboxSpec, homeDir: string): string[] {
+  const args = [
+    '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--hostname', spec.name,
+    '--ro-bind', '/usr', '/usr',
+    ...systemDirArgs(),
+    ...ETC_FILES.flatMap((path) => ['--ro-bind-try', path, path]),
+    '--ro-bind', `${spec.imageDir}/etc/passwd`, '/etc/passwd',
+    '--ro-bind', `${spec.imageDir}/etc/group`, '/etc/group',
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--tmpfs', '/tmp',
+    '--dir', '/home',
+    '--bind', homeDir, SANDBOX_HOME,
+    '--ro-bind', spec.imageDir, IMAGE_MOUNT,
+  ];
+  for (const mount of spec.mounts) args.push(mount.writable ? '--bind' : '--ro-bind', mount.host, mount.target);
+  // The root itself (a tmpfs holding the mount points) becomes read-only: nothing can be written beside the mounts.
+  args.push('--remount-ro', '/', '--chdir', spec.workdir, '--info-fd', '3', '--', ...spec.entry);
+  return args;
+}
