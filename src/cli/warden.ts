@@ -8,6 +8,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFleet } from './commands/fleet.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerPlugin } from './commands/plugin.js';
 import { registerPolicy } from './commands/policy.js';
 import { registerProxy } from './commands/proxy.js';
@@ -35,6 +36,7 @@ registerPlugin(program);
 registerScan(program);
 registerFleet(program);
 registerPolicy(program);
+registerMigrate(program);
 
 try {
   await program.parseAsync(process.argv);

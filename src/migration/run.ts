@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
+import { ConfigError } from '../config/load.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { applyPlan, finishPendingOperations, sha256, type ApplyStep } from './apply.js';
 import { CLIENT_MANAGED_MARKER, JOURNAL_FILE, RECORD_FILE } from './home-files.js';
@@ -63,7 +64,12 @@ export function readRecord(home: string): MigrationRecord | undefined {
 }
 
 export async function runMigration(deps: MigrationDeps, home: string, options: RunOptions = {}): Promise<RunOutcome> {
-  const configText = readFileSync(join(home, 'config.yaml'), 'utf8');
+  let configText: string;
+  try {
+    configText = readFileSync(join(home, 'config.yaml'), 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read ${join(home, 'config.yaml')}: ${(err as Error).message} (a first \`warden start\` writes a version 9 file)`);
+  }
   const scope = options.scope ?? detectScope(home, configText);
   if (scope === 'client-managed') return { status: 'client-managed', scope };
 
