@@ -25,10 +25,15 @@ async function run(deps: MigrationDeps | undefined, options: RunOptions) {
   return { home, outcome: await runMigration(lazy, home, options) };
 }
 
-const print = (lines: string[]) => process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+/** What tests replace: the migration, and where the output goes (standard output by default). */
+export interface MigrateCommandOptions {
+  deps?: MigrationDeps;
+  write?: (text: string) => void;
+}
 
-export function registerMigrate(program: Command, deps?: MigrationDeps): void {
+export function registerMigrate(program: Command, { deps, write = (text) => process.stdout.write(text) }: MigrateCommandOptions = {}): void {
   const gatewayForm = program.name() === 'warden-gateway';
+  const print = (lines: string[]) => write(lines.map((line) => `${line}\n`).join(''));
 
   program
     .command('migrate')
@@ -63,7 +68,7 @@ export function registerMigrate(program: Command, deps?: MigrationDeps): void {
       }
       const record = outcome.status === 'planned' || outcome.status === 'migrated' ? outcome.plan.record
         : outcome.status === 'nothing-to-do' ? outcome.record : undefined;
-      process.stdout.write(`${JSON.stringify(record ?? { status: outcome.status }, null, 2)}\n`);
+      write(`${JSON.stringify(record ?? { status: outcome.status }, null, 2)}\n`);
     });
 
   program
@@ -78,7 +83,7 @@ export function registerMigrate(program: Command, deps?: MigrationDeps): void {
       const result = await upgrade({
         home: paths.home, installDir: options.installDir ?? INSTALL_DIR, release, gatewayRunning: runningGateway(paths.pidFile) !== undefined,
       });
-      process.stdout.write(result.migrateOutput);
+      write(result.migrateOutput);
       print([`upgraded ${result.from} -> ${result.to}; \`warden rollback\` restores ${result.from} and its data`]);
     });
 
