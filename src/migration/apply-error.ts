@@ -15,7 +15,9 @@ export type MigrationApplyCode =
   /** `warden upgrade` failed; the previous install and data were restored. */
   | 'WARDEN_ERR_MIGRATION_UPGRADE_FAILED'
   /** `warden rollback` found no restore point, or one it cannot use. */
-  | 'WARDEN_ERR_MIGRATION_NO_RESTORE_POINT';
+  | 'WARDEN_ERR_MIGRATION_NO_RESTORE_POINT'
+  /** `warden upgrade` or `warden rollback` while a gateway runs from the home. */
+  | 'WARDEN_ERR_MIGRATION_GATEWAY_RUNNING';
 
 export class MigrationApplyError extends WardenError {
   constructor(code: MigrationApplyCode, message: string, options: { cause?: unknown } = {}) {

@@ -47,7 +47,7 @@ export interface UpgradeResult {
 
 export async function upgrade(options: UpgradeOptions): Promise<UpgradeResult> {
   const { home, installDir } = options;
-  if (options.gatewayRunning) throw noRestorePoint('the gateway is running from this data home: stop it before upgrading');
+  if (options.gatewayRunning) throw gatewayRunning('upgrading');
   const rollbackDir = join(home, ROLLBACK_DIR);
   mkdirSync(rollbackDir, { recursive: true, mode: 0o700 });
   const staging = join(rollbackDir, `.staging-${randomBytes(6).toString('hex')}`);
@@ -72,8 +72,8 @@ export async function upgrade(options: UpgradeOptions): Promise<UpgradeResult> {
 }
 
 /** `warden rollback`: the install and the data of the restore point, together. */
-export function rollback(home: string, installDir: string, gatewayRunning: boolean): { version: string; createdAt: string } {
-  if (gatewayRunning) throw noRestorePoint('the gateway is running from this data home: stop it before rolling back');
+export function rollback(home: string, installDir: string, running: boolean): { version: string; createdAt: string } {
+  if (running) throw gatewayRunning('rolling back');
   const manifest = restore(home, installDir);
   return { version: manifest.version, createdAt: manifest.created_at };
 }
@@ -173,3 +173,5 @@ function runCli(installDir: string, args: string[], home: string): Promise<{ cod
 const lastLine = (text: string): string => text.trim().split('\n').at(-1) ?? '(no message)';
 const failed = (message: string) => new MigrationApplyError('WARDEN_ERR_MIGRATION_UPGRADE_FAILED', message);
 const noRestorePoint = (message: string) => new MigrationApplyError('WARDEN_ERR_MIGRATION_NO_RESTORE_POINT', message);
+const gatewayRunning = (doing: string) =>
+  new MigrationApplyError('WARDEN_ERR_MIGRATION_GATEWAY_RUNNING', `the gateway is running from this data home: stop it before ${doing}`);

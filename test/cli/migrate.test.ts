@@ -264,6 +264,19 @@ process.stdout.write('migrated\\n');
     assert.deepEqual(snapshot(dir), before);
   });
 
+  it('refuses while a gateway runs from the home, changing nothing', async () => {
+    const dir = home();
+    const install = installed();
+    writeFileSync(join(dir, 'gateway.json'), JSON.stringify({ pid: process.pid, sidecar: 'http://127.0.0.1:1', proxy: 'http://127.0.0.1:2', started_at: '' }));
+    const before = snapshot(dir);
+    for (const args of [['upgrade', release('0.9.0', NEW('no'))], ['rollback']]) {
+      const { error } = await cli(dir, [...args, '--install-dir', install]);
+      assert.match(error ?? '', /the gateway is running from this data home: stop it before .* \(WARDEN_ERR_MIGRATION_GATEWAY_RUNNING\)$/);
+    }
+    assert.equal(cliOf(install), OLD);
+    assert.deepEqual(snapshot(dir), before);
+  });
+
   it('rollback without a restore point says so in one coded line', async () => {
     const { error } = await cli(home(), ['rollback', '--install-dir', installed()]);
     assert.match(error ?? '', /no restore point in .*rollback.*\(WARDEN_ERR_MIGRATION_NO_RESTORE_POINT\)$/);
