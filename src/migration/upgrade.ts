@@ -1,6 +1,7 @@
 // `warden upgrade` and `warden rollback`: replacing the installed npm package by a new release and migrating the
-// home with it, with a way back. The install is the package folder (its dist/ and package.json); the restore
-// point under $WARDEN_HOME/rollback/ holds the previous dist/ and the data the migration changes (config.yaml,
+// home with it, with a way back. The install is the package folder (package.json and the folders it ships; its
+// node_modules stays as installed: a release with other dependencies needs `npm install`); the restore point
+// under $WARDEN_HOME/rollback/ holds the previous install and the data the migration changes (config.yaml,
 // .env, policies/rego/, audit.db, the providers overlay, the generation and record files), so a rollback puts
 // the install and the data back together. The new release's own CLI checks and runs the migration (in a
 // subprocess): the code that knows the new format is the one that converts to it.
@@ -17,6 +18,8 @@ import { GENERATION_FILE, RECORD_FILE, ROLLBACK_DIR } from './home-files.js';
 const DATA_ITEMS = ['config.yaml', '.env', 'policies/rego', 'audit.db', 'audit.db-wal', 'audit.db-shm', 'custom-providers.json',
   GENERATION_FILE, RECORD_FILE] as const;
 const POINT = 'point';
+/** What an install is made of: package.json and the folders its "files" ship (node_modules stays as installed). */
+const INSTALL_ITEMS = ['package.json', 'dist', 'hooks', 'policies', 'docs/schemas'] as const;
 
 interface Manifest {
   created_at: string;
@@ -48,9 +51,9 @@ export interface UpgradeResult {
 export async function upgrade(options: UpgradeOptions): Promise<UpgradeResult> {
   const { home, installDir } = options;
   if (options.gatewayRunning) throw gatewayRunning('upgrading');
-  const rollbackDir = join(home, ROLLBACK_DIR);
-  mkdirSync(rollbackDir, { recursive: true, mode: 0o700 });
-  const staging = join(rollbackDir, `.staging-${randomBytes(6).toString('hex')}`);
+  // Staged inside the install, so the new CLI resolves its packages from the install's node_modules and its own
+  // files (policies, schemas) from the staged copy: the check runs the new code as it will run after the swap.
+  const staging = join(installDir, `.release-${randomBytes(6).toString('hex')}`);
   try {
     const release = await stageRelease(options.release, staging);
     const to = packageVersion(release);
@@ -79,25 +82,33 @@ export function rollback(home: string, installDir: string, running: boolean): { 
 }
 
 async function stageRelease(release: string, staging: string): Promise<string> {
-  mkdirSync(staging, { recursive: true, mode: 0o700 });
-  let root = release;
-  if (!statSync(release).isDirectory()) {
+  mkdirSync(staging, { recursive: true, mode: 0o755 });
+  if (statSync(release).isDirectory()) {
+    copyItems(release, staging);
+  } else {
     // `npm pack` tarballs hold one folder, `package/`; strip it. tar refuses absolute and `..` entries.
     await extract({ file: release, cwd: staging, strip: 1 });
-    root = staging;
   }
-  if (!existsSync(join(root, 'dist/cli/warden.js')) || !existsSync(join(root, 'package.json'))) {
+  if (!existsSync(join(staging, 'dist/cli/warden.js')) || !existsSync(join(staging, 'package.json'))) {
     throw failed(`${release} is not a built Warden package (no package.json and dist/cli/warden.js)`);
   }
-  return root;
+  return staging;
+}
+
+/** Copies the install items `from` holds into `to`. */
+function copyItems(from: string, to: string): void {
+  for (const item of INSTALL_ITEMS) {
+    if (!existsSync(join(from, item))) continue;
+    mkdirSync(dirname(join(to, item)), { recursive: true });
+    cpSync(join(from, item), join(to, item), { recursive: true, verbatimSymlinks: true });
+  }
 }
 
 function keepRestorePoint(home: string, installDir: string, version: string, now: Date): void {
   const rollbackDir = join(home, ROLLBACK_DIR);
   const fresh = join(rollbackDir, `.point-${randomBytes(6).toString('hex')}`);
   mkdirSync(join(fresh, 'install'), { recursive: true, mode: 0o700 });
-  cpSync(join(installDir, 'dist'), join(fresh, 'install/dist'), { recursive: true, verbatimSymlinks: true });
-  cpSync(join(installDir, 'package.json'), join(fresh, 'install/package.json'));
+  copyItems(installDir, join(fresh, 'install'));
   const present: string[] = [];
   const absent: string[] = [];
   for (const item of DATA_ITEMS) {
@@ -140,15 +151,25 @@ function replaceWith(source: string, target: string): void {
   renameSync(temp, target);
 }
 
-/** The install's dist/ and package.json become the release's; dist/ is swapped by renames, so it is never half-copied. */
+/**
+ * The install's items become those of `release`: each is copied beside its place and renamed into it, so none is
+ * ever half-copied (dist/ first and package.json last, so a stop in between leaves a running CLI).
+ */
 function swapInstall(release: string, installDir: string): void {
-  const next = join(installDir, `.dist-${randomBytes(6).toString('hex')}`);
-  const old = `${next}.old`;
-  cpSync(join(release, 'dist'), next, { recursive: true, verbatimSymlinks: true });
-  renameSync(join(installDir, 'dist'), old);
-  renameSync(next, join(installDir, 'dist'));
-  rmSync(old, { recursive: true, force: true });
-  writeFileAtomic(join(installDir, 'package.json'), readFileSync(join(release, 'package.json')));
+  for (const item of [...INSTALL_ITEMS.slice(1), INSTALL_ITEMS[0]]) {
+    if (!existsSync(join(release, item))) continue;
+    const target = join(installDir, item);
+    const next = join(dirname(target), `.${basename(item)}-${randomBytes(6).toString('hex')}`);
+    mkdirSync(dirname(target), { recursive: true });
+    cpSync(join(release, item), next, { recursive: true, verbatimSymlinks: true });
+    if (statSync(next).isDirectory() && existsSync(target)) {
+      renameSync(target, `${next}.old`);
+      renameSync(next, target);
+      rmSync(`${next}.old`, { recursive: true, force: true });
+    } else {
+      renameSync(next, target);
+    }
+  }
 }
 
 function packageVersion(dir: string): string {
