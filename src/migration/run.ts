@@ -77,7 +77,10 @@ export async function runMigration(deps: MigrationDeps, home: string, options: R
   const finishedInterrupted = options.dryRun ? false : finishPendingOperations(home).finished;
   const current = finishedInterrupted ? readFileSync(join(home, 'config.yaml'), 'utf8') : configText;
   const fromVersion = configVersionOf(current);
-  if (fromVersion !== undefined && fromVersion >= 9) {
+  if (fromVersion !== undefined && fromVersion > 9) {
+    throw new ConfigError(`${join(home, 'config.yaml')}: config_version ${fromVersion} is newer than this Warden supports (9); upgrade Warden`);
+  }
+  if (fromVersion === 9) {
     const record = readRecord(home);
     const acknowledged = Boolean(options.ack && record && !options.dryRun);
     if (acknowledged && record && !record.acknowledged) {

@@ -98,6 +98,13 @@ describe('warden migrate', () => {
     assert.deepEqual(snapshot(dir), before);
   });
 
+  it('refuses a file newer than this release, changing nothing', async () => {
+    const dir = home('config_version: 10\n');
+    const { error } = await cli(dir, ['migrate']);
+    assert.match(error ?? '', /config_version 10 is newer than this Warden supports \(9\); upgrade Warden \(WARDEN_ERR_CONFIG_INVALID\)$/);
+    assert.equal(readFileSync(join(dir, 'config.yaml'), 'utf8'), 'config_version: 10\n');
+  });
+
   it('a client-managed profile is left unchanged', async () => {
     const dir = home();
     writeFileSync(join(dir, 'client-managed'), 'managed by corp-agent\n');
