@@ -25,6 +25,8 @@ export interface RunOptions {
   /** Who is migrating; detected from the home when not given (see detectScope). */
   scope?: MigrationScope;
   now?: Date;
+  /** The version 9 step only (`config migrate`): a file older than 8 needs `warden migrate`, which runs every step. */
+  v9StepOnly?: boolean;
   /** Test hook handed to applyPlan (the kill-between-steps test). */
   onStep?: (step: ApplyStep) => void;
 }
@@ -91,6 +93,9 @@ export async function runMigration(deps: MigrationDeps, home: string, options: R
     return { status: 'nothing-to-do', scope, record, acknowledged, finishedInterrupted, interruptedPending };
   }
 
+  if (options.v9StepOnly && fromVersion !== undefined && fromVersion < 8) {
+    throw new ConfigError(`${join(home, 'config.yaml')}: config_version ${fromVersion} needs the earlier steps too: run \`warden migrate\``);
+  }
   const input = await deps.readHome(home, scope, options.now);
   const plan = deps.migrate(input);
   if (options.ack) plan.record.acknowledged = true;

@@ -155,6 +155,14 @@ describe('warden config migrate', () => {
     assert.equal(recordOf(later).acknowledged, true);
   });
 
+  it('is the version 9 step only: a version 7 file is sent to `warden migrate`', async () => {
+    const dir = home(V8_CONFIG.replace('config_version: 8', 'config_version: 7'));
+    const { error } = await cli(dir, ['config', 'migrate']);
+    assert.match(error ?? '', /config_version 7 needs the earlier steps too: run `warden migrate` \(WARDEN_ERR_CONFIG_INVALID\)$/);
+    const all = await cli(dir, ['migrate', '--check'], { deps: { readHome: fakeDeps.readHome, migrate: (input) => fakeMigrate({ ...input, configText: input.configText.replace('config_version: 7', 'config_version: 8') }) } });
+    assert.match(all.stdout, /^convert config_version 7 to 8$/m);
+  });
+
   it('the warden-gateway form also lists removed keys and audit entries moved', async () => {
     const dir = home();
     const { stdout } = await cli(dir, ['config', 'migrate'], { name: 'warden-gateway', deps: auditDeps });

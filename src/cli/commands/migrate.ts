@@ -61,7 +61,7 @@ export function registerMigrate(program: Command, { deps, write = (text) => proc
     .option('--json', 'print the whole migration record as JSON')
     .action(async (options: ConfigMigrateOptions) => {
       const { describeOutcome } = await import('../migration-report.js');
-      const { home, outcome } = await run(deps, { dryRun: Boolean(options.dryRun), ack: Boolean(options.ack) });
+      const { home, outcome } = await run(deps, { dryRun: Boolean(options.dryRun), ack: Boolean(options.ack), v9StepOnly: true });
       if (!options.json) {
         print(describeOutcome(outcome, { home, gatewayForm }));
         return;
