@@ -19,8 +19,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { parseEnv } from 'node:util';
 import { parseConfig } from '../config/load.js';
-import { writeDotenvVariable } from '../config/token.js';
+import { readDotenv, writeDotenvVariable } from '../config/token.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { MigrationApplyError } from './apply-error.js';
 import { nextGeneration } from './generation.js';
@@ -68,6 +69,17 @@ export function applyPlan(home: string, plan: MigrationPlan, options: ApplyOptio
   const source = readFileSync(configPath);
   checkSource(source, plan, options.expectedSourceSha256, configPath);
   for (const operation of plan.operations) checkOperation(home, operation);
+  const dotenv = readDotenv(join(home, '.env'));
+  const envLines = new Map<string, string>();
+  for (const operation of plan.operations) {
+    if (operation.op !== 'env') continue;
+    // A variable the operator already set to something else stays theirs: the old configuration may read it.
+    const existing = dotenv[operation.name];
+    if (existing !== undefined && existing !== operation.value) {
+      throw new MigrationApplyError('WARDEN_ERR_MIGRATION_UNSAFE_PATH', `${join(home, '.env')} already sets ${operation.name} to another value; nothing was written`);
+    }
+    envLines.set(operation.name, dotenvValue(operation.name, operation.value));
+  }
   // A folder the old home already has may be read whole by the old configuration (policies/rego/, a rule pack):
   // what goes into it waits for the commit. A folder created here is read by the new configuration only.
   const isNewFolder = new Map<string, boolean>();
@@ -80,8 +92,8 @@ export function applyPlan(home: string, plan: MigrationPlan, options: ApplyOptio
   changed.push(BACKUP_FILE);
   step('backup');
 
-  for (const operation of plan.operations) {
-    if (operation.op === 'env') writeDotenvVariable(join(home, '.env'), operation.name, operation.value);
+  for (const [name, value] of envLines) {
+    if (dotenv[name] === undefined) writeDotenvVariable(join(home, '.env'), name, value);
   }
   step('env');
 
@@ -186,6 +198,14 @@ function checkSource(bytes: Buffer, plan: MigrationPlan, expected: string, confi
     throw new MigrationApplyError('WARDEN_ERR_MIGRATION_SOURCE_CHANGED',
       `${configPath} changed while the migration ran; nothing was written (run the migration again)`);
   }
+}
+
+/** The value as written after `NAME=` so that .env reads it back exactly: bare, or quoted when it must be. */
+function dotenvValue(name: string, value: string): string {
+  for (const candidate of [value, `"${value}"`, `'${value}'`]) {
+    if (parseEnv(`${name}=${candidate}\n`)[name] === value) return candidate;
+  }
+  throw new MigrationApplyError('WARDEN_ERR_MIGRATION_UNSAFE_PATH', `the value of ${name} cannot be written to .env so that it reads back the same`);
 }
 
 function checkOperation(home: string, operation: FileOperation): void {

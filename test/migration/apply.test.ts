@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import { parseConfig } from '../../src/config/load.js';
 import { applyPlan, APPLY_STEPS, sha256 } from '../../src/migration/apply.js';
 import { runMigration } from '../../src/migration/run.js';
@@ -114,7 +115,27 @@ describe('applyPlan', () => {
   });
 });
 
-describe('a migration killed between steps', () => {
+describe('applyPlan and .env', () => {
+  it('writes a key that needs quoting so that it reads back the same, and leaves an equal one alone', async () => {
+    const home = newHome();
+    const { input, plan } = await planFor(home);
+    const value = 'sk-with#hash and space';
+    applyPlan(home, { ...plan, operations: [{ op: 'env', name: 'ODD_KEY', value }, ...plan.operations] }, { expectedSourceSha256: sha256(input.configText) });
+    assert.equal(parseEnv(readFileSync(join(home, '.env'), 'utf8')).ODD_KEY, value);
+  });
+
+  it('refuses, writing nothing, to replace a variable the operator set to another value', async () => {
+    const home = newHome();
+    writeFileSync(join(home, '.env'), 'WARDEN_GATEWAY_TOKEN=t\nSKILL_SCANNER_LLM_API_KEY=operator-own\n', { mode: 0o600 });
+    const { input, plan } = await planFor(home);
+    const before = snapshot(home);
+    assert.throws(() => applyPlan(home, plan, { expectedSourceSha256: sha256(input.configText) }), /already sets SKILL_SCANNER_LLM_API_KEY to another value; nothing was written/);
+    assert.deepEqual(snapshot(home), before);
+  });
+});
+
+// Two children at a time: each spends most of its second starting Node and tsx.
+describe('a migration killed between steps', { concurrency: 2 }, () => {
   const reference = newHome();
   let expected: Record<string, string>;
 
@@ -131,7 +152,7 @@ describe('a migration killed between steps', () => {
   const points = [...APPLY_STEPS.filter((s) => s !== 'operation').map((step) => ({ step, occurrence: 1 })),
     { step: 'operation', occurrence: 1 }, { step: 'operation', occurrence: 2 }];
 
-  it('an uninterrupted run gives the reference home', async () => {
+  before(async () => {
     await runMigration(fakeDeps, reference);
     expected = snapshot(reference);
     assert.match(expected['config.yaml']!, /^config_version: 9$/m);
