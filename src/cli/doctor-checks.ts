@@ -7,11 +7,14 @@ import { wardenPaths } from '../config/home.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { connectorConfigProblems } from '../connectors/registry.js';
 import { runningGateway } from '../gateway/process-record.js';
+import { inMemoryMigration } from '../migration/in-memory.js';
+import type { MigrationDeps } from '../migration/index.js';
+import { migrationStatus } from '../migration/status.js';
 
 export type Outcome = 'ok' | 'warn' | 'fail';
 export interface Check { name: string; outcome: Outcome; detail: string }
 
-export async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
+export async function runChecks(env: NodeJS.ProcessEnv, migration?: MigrationDeps): Promise<Check[]> {
   const paths = wardenPaths(env);
   const checks: Check[] = [];
   const mode = existsSync(paths.home) ? statSync(paths.home).mode & 0o777 : undefined;
@@ -25,14 +28,18 @@ export async function runChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
 
   let settings: Settings | undefined;
   try {
-    settings = loadSettings({ env });
+    // A version 8 file is checked as the gateway would run it: migrated in memory.
+    settings = loadSettings({ env, legacy: await inMemoryMigration(paths.home, migration) });
     const problems = connectorConfigProblems(settings.config);
+    const version = settings.migratedFrom === undefined ? `config_version ${settings.config.config_version}` : `config_version ${settings.migratedFrom}, migrated in memory`;
     checks.push(problems.length > 0
       ? { name: 'config', outcome: 'fail', detail: problems.join('; ') }
-      : { name: 'config', outcome: 'ok', detail: `${settings.path} (config_version ${settings.config.config_version})` });
+      : { name: 'config', outcome: 'ok', detail: `${settings.path} (${version})` });
   } catch (err) {
     checks.push({ name: 'config', outcome: 'fail', detail: (err as Error).message.replace(/\n\s*/g, ' ') });
   }
+  const migrationRow = migrationStatus(paths.home);
+  if (migrationRow) checks.push({ name: 'migration', ...migrationRow });
 
   if (settings) {
     checks.push(settings.token

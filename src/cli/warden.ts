@@ -8,6 +8,7 @@ import { registerAudit } from './commands/audit.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFleet } from './commands/fleet.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerPlugin } from './commands/plugin.js';
 import { registerPolicy } from './commands/policy.js';
 import { registerProxy } from './commands/proxy.js';
@@ -37,6 +38,7 @@ registerScan(program);
 registerFleet(program);
 registerPolicy(program);
 registerSandbox(program);
+registerMigrate(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -22,19 +22,49 @@ export interface LoadedConfig {
   path: string;
   /** sha256 of the file's bytes, reported as provenance by /status. */
   sha256: string;
+  /** config_version of the file on disk when it was older and migrated in memory (`legacy`). */
+  migratedFrom?: number;
 }
 
-export function loadConfigFile(path: string): LoadedConfig {
+/**
+ * Converts an older config.yaml text (config_version 7 or 8) to version 9 text, in memory, or throws a
+ * ConfigError saying what the operator should do. Injected by its user (the gateway, doctor) from src/migration,
+ * so this module never imports the migration and its file readers.
+ */
+export type LegacyConversion = (text: string, path: string, version: number) => string;
+
+export interface ParseOptions {
+  /** Without it, an older file is refused with a message naming `warden migrate`. */
+  legacy?: LegacyConversion;
+}
+
+/** The oldest config_version the migration converts (7 is converted to 8, then 8 to 9). */
+const OLDEST_MIGRATED_VERSION = 7;
+
+export function loadConfigFile(path: string, options: ParseOptions = {}): LoadedConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
   }
-  return { config: parseConfig(text, path), path, sha256: createHash('sha256').update(text).digest('hex') };
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const version = migratableVersion(text);
+  if (version !== undefined && options.legacy) {
+    return { config: parseConfig(options.legacy(text, path, version), `${path} (migrated in memory)`), path, sha256, migratedFrom: version };
+  }
+  return { config: parseConfig(text, path, options), path, sha256 };
 }
 
-export function parseConfig(text: string, path: string): Config {
+/** config_version of a text the migration can convert (7 or 8), else undefined (checkVersion reports the rest). */
+function migratableVersion(text: string): number | undefined {
+  const version: unknown = parseDocument(text).get('config_version');
+  return typeof version === 'number' && version >= OLDEST_MIGRATED_VERSION && version < CURRENT_CONFIG_VERSION ? version : undefined;
+}
+
+export function parseConfig(text: string, path: string, options: ParseOptions = {}): Config {
+  const version = options.legacy ? migratableVersion(text) : undefined;
+  if (version !== undefined && options.legacy) return parseConfig(options.legacy(text, path, version), `${path} (migrated in memory)`);
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const yamlError = doc.errors[0];
@@ -65,8 +95,14 @@ function checkVersion(raw: Record<string, unknown>, path: string): void {
       `${path}: config_version ${version} is newer than this Warden supports (${CURRENT_CONFIG_VERSION}); upgrade Warden`,
     );
   }
+  if (version >= OLDEST_MIGRATED_VERSION && version < CURRENT_CONFIG_VERSION) {
+    throw new ConfigError(
+      `${path}: config_version ${version} must be migrated to ${CURRENT_CONFIG_VERSION} first: run \`warden migrate\` ` +
+        '(`warden migrate --check` lists what would change; the old file is kept as config.yaml.v8.bak)',
+    );
+  }
   if (version < CURRENT_CONFIG_VERSION) {
-    // No migration command ships yet, so the message offers only what works today (and names no missing command).
+    // Too old for the migration: the message offers what works.
     throw new ConfigError(
       `${path}: config_version ${version} is not supported: this release reads config_version ${CURRENT_CONFIG_VERSION} only and ` +
         'cannot convert an older file. Keep running the Warden release that wrote it, or rename it to ' +

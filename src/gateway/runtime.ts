@@ -5,8 +5,11 @@ import { destination, pino } from 'pino';
 import { AuditStore } from '../audit/store.js';
 import { connectAddress, httpUrl, isLoopbackAddress, sidecarBindAddress } from '../config/bind.js';
 import { envVar } from '../config/env.js';
-import { ConfigError, loadConfigFile } from '../config/load.js';
+import { ConfigError, loadConfigFile, type LegacyConversion } from '../config/load.js';
+import { wardenPaths } from '../config/home.js';
 import { loadSettings, type Settings } from '../config/settings.js';
+import { inMemoryMigration } from '../migration/in-memory.js';
+import type { MigrationDeps } from '../migration/index.js';
 import type Database from 'better-sqlite3';
 import { HookInspector } from '../connectors/hook-inspection.js';
 import { HookTokens } from '../connectors/hook-tokens.js';
@@ -80,10 +83,18 @@ interface Prepared {
   inspector: Inspector;
   registry: ProviderRegistry;
   policy: PolicyService;
+  /** How an older config.yaml was migrated in memory; undefined when it is version 9. */
+  legacy?: LegacyConversion;
 }
 
-export function prepare(env: NodeJS.ProcessEnv): Prepared {
-  const settings = loadSettings({ env, initialise: true });
+/** Options of the gateway process; tests replace the migration. */
+export interface GatewayOptions {
+  migration?: MigrationDeps;
+}
+
+/** Loads everything; `legacy` migrates a version 8 config.yaml in memory (see prepareMigrating). */
+export function prepare(env: NodeJS.ProcessEnv, legacy?: LegacyConversion): Prepared {
+  const settings = loadSettings({ env, initialise: true, legacy });
   const problems = connectorConfigProblems(settings.config);
   if (problems.length > 0) throw new ConfigError(`invalid configuration in ${settings.path}:\n  ${problems.join('\n  ')}`);
   // A bad rule pack refuses the start (or, on restart, keeps the running pack).
@@ -92,7 +103,12 @@ export function prepare(env: NodeJS.ProcessEnv): Prepared {
   const registry = new ProviderRegistry(settings.config);
   // A policy that does not compile refuses the start too (on restart, the running one is kept).
   const policy = new PolicyService(settings.config, { policyDir: resolvePolicyDir(settings.config.policy_dir, settings.paths.home, homeOf(env)) });
-  return { settings, inspector: new Inspector(engine, verdictThresholds(settings.config)), registry, policy };
+  return { settings, inspector: new Inspector(engine, verdictThresholds(settings.config)), registry, policy, legacy };
+}
+
+/** prepare() with a version 8 config.yaml migrated in memory first: read-only, nothing is written. */
+async function prepareMigrating(env: NodeJS.ProcessEnv, options: GatewayOptions): Promise<Prepared> {
+  return prepare(env, await inMemoryMigration(wardenPaths(env).home, options.migration));
 }
 
 interface Listeners {
@@ -106,7 +122,7 @@ interface Listeners {
   proxyUrl: string;
 }
 
-async function listen({ settings, inspector, registry, policy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, sandbox?: SandboxService): Promise<Listeners> {
+async function listen({ settings, inspector, registry, policy, legacy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, sandbox?: SandboxService): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
   const audit = new AuditStore(paths.auditDb, (err) => {
@@ -138,7 +154,7 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
     health.set('sidecar', 'running');
     const proxyContext = {
       config, audit, registry, upstream, logger,
-      readConfig: () => loadConfigFile(settings.path).config,
+      readConfig: () => loadConfigFile(settings.path, { legacy }).config,
       auth: new ProxyAuthenticator(settings.token?.token, await deriveMasterKey(paths.deviceKey)),
       inspection: new ProxyInspection(inspector),
     };
@@ -168,10 +184,16 @@ async function close(listeners: Listeners): Promise<void> {
 }
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env, options: GatewayOptions = {}): Promise<RunningGateway> {
-  let prepared = prepare(env);
+  let prepared = await prepareMigrating(env, options);
   let { settings } = prepared;
   const logger = createLogger(envVar(env, 'WARDEN_LOG_LEVEL') ?? settings.config.gateway.log_level);
   const startedAt = new Date();
+  const noteMigration = () => {
+    if (settings.migratedFrom === undefined) return;
+    logger.warn({ path: settings.path, config_version: settings.migratedFrom },
+      'config.yaml migrated in memory to config_version 9 (nothing written); run `warden migrate` to write it');
+  };
+  noteMigration();
   if (settings.createdConfig) logger.info({ path: settings.path }, 'created default configuration');
   if (settings.createdToken) logger.info({ path: settings.paths.dotenv }, 'created gateway token WARDEN_GATEWAY_TOKEN');
   // The sandboxes are this process's children and outlive listener restarts: the service is built once.
@@ -200,7 +222,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
     async restart() {
       let next: Prepared;
       try {
-        next = prepare(env);
+        next = await prepareMigrating(env, options);
       } catch (err) {
         logger.error({ err: (err as Error).message }, 'restart refused: keeping the running configuration');
         return;
@@ -211,6 +233,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
       settings = next.settings;
       listeners = await listen(prepared, logger, startedAt, sandbox);
       writePidFile();
+      noteMigration();
       logger.info('gateway restarted');
     },
     flushAudit: () => listeners.audit.flush(),

@@ -1,16 +1,16 @@
 // Atomic file replacement: write a sibling temp file, fsync it, rename it over the target, fsync the folder.
 // A reader (or a crash) sees either the old file or the new one, never half of one.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-export function writeFileAtomic(path: string, data: string, mode?: number): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): void {
   const fileMode = mode ?? existingMode(path) ?? 0o644;
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   // 'wx': never follow or reuse something already sitting at the temp name.
   const fd = openSync(temp, 'wx', fileMode);
   try {
-    writeSync(fd, data);
+    writeFileSync(fd, data); // loops until every byte is written, for strings and bytes alike
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);

@@ -83,13 +83,33 @@ describe('commands named to the operator exist', () => {
 
   it('the checker tells a registered command from a missing one (so the checks below can fail)', async () => {
     assert.deepEqual(await missingCommands(['warden setup rotate-token --yes', 'warden setup codex', 'warden start once', 'warden proxy key'], home.env), []);
-    assert.deepEqual(await missingCommands(['warden migrate', 'warden sandbox no-such-tool', 'warden proxy no-such-tool'], home.env), [
-      'warden migrate', 'warden sandbox no-such-tool', 'warden proxy no-such-tool',
+    assert.deepEqual(await missingCommands(['warden no-such-command', 'warden sandbox no-such-tool', 'warden proxy no-such-tool'], home.env), [
+      'warden no-such-command', 'warden sandbox no-such-tool', 'warden proxy no-such-tool',
     ]);
   });
 
-  it('a version 8 config.yaml: the start error names no missing command, and the advice it gives works', async () => {
-    const old = tempHome('config_version: 8\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\n', { WARDEN_GATEWAY_TOKEN: 't' });
+  it('a version 8 config.yaml that cannot be migrated: the start error names `warden migrate`, which exists', async () => {
+    // Unmigratable in memory (a rule pack folder that does not exist), or a build without the migration: either
+    // way the start stops with one line naming the command.
+    const old = tempHome('config_version: 8\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\n  rule_pack_dir: /nonexistent/warden-pack\n', { WARDEN_GATEWAY_TOKEN: 't' });
+    try {
+      const configPath = join(old.dir, 'config.yaml');
+      const refused = await runCli(['start'], old.env);
+      assert.equal(refused.code, 1);
+      const message = refused.stderr.trim();
+      assert.equal(message.split('\n').length, 1, `one line for an operator error: ${message}`);
+      assert.match(message, /config_version 8/);
+      assert.match(message, /run `warden migrate`/);
+      assert.deepEqual(await missingCommands(referencesInMessage(message), old.env), [], message);
+      assert.ok(message.includes(configPath), 'names the file');
+      assert.equal(readFileSync(configPath, 'utf8').startsWith('config_version: 8'), true, 'the refused file is left as it was');
+    } finally {
+      old.remove();
+    }
+  });
+
+  it('a config.yaml too old to migrate: the start error names no missing command, and the advice it gives works', async () => {
+    const old = tempHome('config_version: 6\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\n', { WARDEN_GATEWAY_TOKEN: 't' });
     try {
       const configPath = join(old.dir, 'config.yaml');
       const refused = await runCli(['start'], old.env);
@@ -97,13 +117,13 @@ describe('commands named to the operator exist', () => {
       const message = refused.stderr.trim();
       assert.equal(message.split('\n').length, 1, `one line for an operator error: ${message}`);
       assert.deepEqual(await missingCommands(referencesInMessage(message), old.env), [], message);
-      assert.match(message, /config_version 8/);
+      assert.match(message, /config_version 6/);
       assert.match(message, /config_version 9 only/);
       assert.ok(message.includes(configPath), 'names the file');
-      assert.equal(readFileSync(configPath, 'utf8').startsWith('config_version: 8'), true, 'the refused file is left as it was');
+      assert.equal(readFileSync(configPath, 'utf8').startsWith('config_version: 6'), true, 'the refused file is left as it was');
 
       // The advice: move the file aside, and the next start writes a fresh version 9 file.
-      const aside = /rename it to (\S+?\.v8)\b/.exec(message)?.[1];
+      const aside = /rename it to (\S+?\.v6)\b/.exec(message)?.[1];
       assert.ok(aside, `the message says where to move the file: ${message}`);
       renameSync(configPath, aside);
       // What `warden start` loads first (in process: the fresh file listens on the fixed default ports, which

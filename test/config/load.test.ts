@@ -62,12 +62,40 @@ describe('config.yaml loading', () => {
     assert.match(errorOf('config_version: 10\n'), /config_version 10 is newer than this Warden supports \(9\)/);
   });
 
-  it('refuses version 8, saying what this release reads and what the operator can do now', () => {
-    const message = errorOf('config_version: 8\n');
-    assert.match(message, /config_version 8 is not supported: this release reads config_version 9 only/);
-    assert.match(message, /rename it to \/etc\/warden\/config\.yaml\.v8 so the next `warden start` writes a fresh version 9 file/);
-    // No `warden migrate` ships yet (test/cli/command-references.test.ts checks every command a message names).
-    assert.doesNotMatch(message, /migrate/);
+  it('refuses version 8 (and 7) without a migration, naming the command that migrates it', () => {
+    for (const version of [7, 8]) {
+      const message = errorOf(`config_version: ${version}\n`);
+      assert.match(message, new RegExp(`config_version ${version} must be migrated to 9 first: run \`warden migrate\``));
+      assert.match(message, /`warden migrate --check` lists what would change/);
+    }
+  });
+
+  it('refuses a version too old to migrate, saying what the operator can do now', () => {
+    const message = errorOf('config_version: 6\n');
+    assert.match(message, /config_version 6 is not supported: this release reads config_version 9 only/);
+    assert.match(message, /rename it to \/etc\/warden\/config\.yaml\.v6 so the next `warden start` writes a fresh version 9 file/);
+  });
+
+  it('loads version 8 through an injected migration, reporting where it came from', () => {
+    const home = tempHome('config_version: 8\nguardrail:\n  mode: observe\n');
+    try {
+      const seen: Array<[string, number]> = [];
+      const legacy = (text: string, _path: string, version: number) => {
+        seen.push([text, version]);
+        return 'config_version: 9\nguardrail:\n  mode: observe\n';
+      };
+      const loaded = loadConfigFile(join(home.dir, 'config.yaml'), { legacy });
+      assert.equal(loaded.config.config_version, 9);
+      assert.equal(loaded.config.guardrail.mode, 'observe');
+      assert.equal(loaded.migratedFrom, 8);
+      assert.deepEqual(seen, [['config_version: 8\nguardrail:\n  mode: observe\n', 8]]);
+      assert.equal(parseConfig('config_version: 9\n', FILE, { legacy }).config_version, 9);
+      assert.equal(seen.length, 1, 'a version 9 file is not handed to the migration');
+      // What the migration returns is validated like any file.
+      assert.throws(() => parseConfig('config_version: 8\n', FILE, { legacy: () => 'config_version: 9\nbogus: 1\n' }), /unknown key "bogus"/);
+    } finally {
+      home.remove();
+    }
   });
 
   it('requires config_version', () => {
