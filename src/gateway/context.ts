@@ -6,6 +6,7 @@ import type { HookTokens } from '../connectors/hook-tokens.js';
 import type { Inspector } from '../guardrail/inspector.js';
 import type { FleetContext } from '../fleet/context.js';
 import type { PolicyService } from '../policy/service.js';
+import type { TelemetryContext } from '../telemetry/context.js';
 import type { HealthRegistry } from './health.js';
 
 export interface GatewayContext {
@@ -21,4 +22,6 @@ export interface GatewayContext {
   startedAt: Date;
   /** Present when fleet.enabled. */
   fleet?: FleetContext;
+  /** The OTLP receiver, scoped OTLP credentials and correlation ledger; absent: those routes are not mounted. */
+  telemetry?: TelemetryContext;
 }
