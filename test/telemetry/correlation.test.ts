@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ScopedCredentials } from '../../src/telemetry/otlp/credentials.js';
-import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
+import { runCli, startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 
 const TOKEN = 'test-token-correlation-0123456789';
 const SESSION = 'sess-corr-1';
@@ -119,5 +119,16 @@ describe('correlation ledger', () => {
       assert.equal((await get(route, `session_id=${SESSION}&cursor=garbage`)).status, 400, `${route}: bad cursor`);
     }
     assert.equal((await fetch(`${url()}/api/v1/correlation/timeline?session_id=${SESSION}`)).status, 401, 'needs the gateway token');
+  });
+
+  it('warden audit timeline --session prints the records and the conflicts', async () => {
+    const { code, stdout, stderr } = await runCli(['audit', 'timeline', '--session', SESSION], gw.home.env);
+    assert.equal(code, 0, stderr);
+    const lines = stdout.trim().split('\n');
+    assert.equal(lines.filter((l) => /hook_verdict/.test(l) && !/^(NO HOOK|RAN AFTER)/.test(l)).length, 2);
+    assert.equal(lines.filter((l) => /otlp_event/.test(l) && !/^(NO HOOK|RAN AFTER)/.test(l)).length, 3);
+    assert.ok(lines.includes('5 records; 2 conflicts'), stdout);
+    assert.match(stdout, /^NO HOOK VERDICT .*call=toolu_bypass/m);
+    assert.match(stdout, /^RAN AFTER BLOCK .*call=toolu_blocked/m);
   });
 });
