@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { isoNow } from '../../util/iso-now.js';
 import { uuidv7 } from '../../util/uuidv7.js';
-import { TELEMETRY_LIMITS } from '../limits.js';
 import type { AgentEventRecord, MetricRecord, SpanRecord, TelemetryRecord } from '../records.js';
 import { anyValueText, attributesOf, text, type Attributes } from './attributes.js';
 import { telemetryOfEvent, telemetryOfService, telemetryOfSource } from './agents/index.js';
@@ -67,10 +66,10 @@ function durationMs(start: unknown, end: unknown): number | undefined {
 
 const list = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter((v) => typeof v === 'object' && v !== null) : []);
 
+/** The attributes without content keys (their size is bounded where they are stored: store/store.ts). */
 function keptAttributes(attrs: Attributes, contentKeys: readonly string[]): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(attrs)) if (!contentKeys.includes(k)) kept[k] = v;
-  if (JSON.stringify(kept).length > TELEMETRY_LIMITS.storedAttributesBytes) return { _truncated: true };
+  for (const k in attrs) if (!contentKeys.includes(k)) kept[k] = attrs[k];
   return kept;
 }
 
