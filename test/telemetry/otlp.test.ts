@@ -206,7 +206,8 @@ describe('OTLP answers', () => {
 
 describe('scoped OTLP credentials', () => {
   it('refuses a scoped token without X-Warden-Source, or naming another source', async () => {
-    const { 'x-warden-source': _, ...noSource } = claudeHeaders();
+    const noSource: Record<string, string> = claudeHeaders();
+    delete noSource['x-warden-source'];
     assert.equal((await post('/v1/logs', logsBody('s-x'), noSource)).status, 403);
     assert.equal((await post('/v1/logs', logsBody('s-x'), { ...claudeHeaders(), 'x-warden-source': 'codex' })).status, 403);
   });
