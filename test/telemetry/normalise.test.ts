@@ -42,11 +42,11 @@ describe('per-agent OTLP mapping', () => {
 
   it('Gemini CLI: tool_call is a tool result named by function_name; api_response carries tokens', () => {
     const [tool, api] = events(logs('gemini-cli', [
-      { body: 'gemini_cli.tool_call', attrs: { 'session.id': 'g1', function_name: 'run_shell_command', function_args: '{"command":"id"}', success: true, decision: 'accept', duration_ms: 3, prompt_id: 'p9' } },
+      { body: 'gemini_cli.tool_call', attrs: { 'session.id': 'g1', function_name: 'run_shell_command', function_args: '{"command":"cat ARG-SECRET"}', success: true, decision: 'accept', duration_ms: 3, prompt_id: 'p9' } },
       { body: 'gemini_cli.api_response', attrs: { 'session.id': 'g1', model: 'gemini-2.5-pro', input_token_count: 9, output_token_count: 4, duration_ms: 900 } },
     ]));
     assert.deepEqual([tool!.source, tool!.category, tool!.tool_name, tool!.success, tool!.prompt_id], ['geminicli', 'tool_result', 'run_shell_command', true, 'p9']);
-    assert.ok(!JSON.stringify(tool).includes('command'), 'function arguments are content');
+    assert.ok(!JSON.stringify(tool).includes('ARG-SECRET'), 'function arguments are content');
     assert.deepEqual([api!.category, api!.model, api!.input_tokens, api!.duration_ms], ['api_request', 'gemini-2.5-pro', 9, 900]);
   });
 
