@@ -59,6 +59,10 @@ describe('warden setup --telemetry', () => {
     assert.ok(scoped().matches('claudecode', token), 'Warden recognises the token written for the agent');
     assert.ok(!readFileSync(credentialsPath(home.dir), 'utf8').includes(token), 'only its hash is kept');
     assert.match(result.stdout, /scoped OTLP token issued/);
+    const undone = await setup('claudecode', '--undo');
+    assert.equal(undone.code, 0, undone.stderr);
+    assert.match(undone.stdout, /scoped OTLP token revoked/);
+    assert.ok(!scoped().matches('claudecode', token), '--undo revokes the scoped token');
   });
 
   it('codex: an [otel] table in ~/.codex/config.toml exports protobuf logs to Warden', async () => {

@@ -123,6 +123,10 @@ async function undoHooks(connector: string): Promise<void> {
     say(`${config.deleted ? `removed ${file}, which held only Warden's hook` : `Warden's hook removed from ${file}`}${backup}`);
   }
   say(removed.length > 0 ? `removed ${removed.join(', ')}` : 'no hook token or settings to remove');
+  const { ScopedCredentials } = await import('../../telemetry/otlp/credentials.js');
+  if (ScopedCredentials.revoke(wardenPaths().home, connector)) {
+    say("scoped OTLP token revoked; the agent's own OpenTelemetry settings still point at Warden: remove them from its settings file");
+  }
   const reload = await reloadForHookToken(wardenPaths().pidFile, connector);
   if (reload.pid !== undefined) say(`gateway (pid ${reload.pid}) sent SIGHUP so it drops the hook token`);
 }
