@@ -7,11 +7,11 @@ import type { HookTokens } from '../../connectors/hook-tokens.js';
 import { WardenError } from '../../errors.js';
 import { decideOtlpAccess, type OtlpAccessGrant } from '../../telemetry/otlp/access.js';
 import type { ScopedCredentials } from '../../telemetry/otlp/credentials.js';
-import { bearerToken } from '../../util/bearer.js';
+import { bearerToken, SANDBOX_CREDENTIAL_PREFIX } from '../../util/bearer.js';
 import { TokenMatcher } from '../../util/token-matcher.js';
 import '../../util/route-config.js';
 
-export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
+export { SANDBOX_CREDENTIAL_PREFIX };
 
 /** The credentials a request presents, from every accepted header form. */
 export function presentedCredentials(request: FastifyRequest): string[] {

@@ -4,11 +4,11 @@
 // native source only over loopback. Path route (`/otlp/{source}/{token}/v1/{signal}`): loopback only, and only a
 // scoped token of the source the path names. A sandbox-binding credential is refused first, on both.
 import { WardenError } from '../../errors.js';
+import { SANDBOX_CREDENTIAL_PREFIX } from '../../util/bearer.js';
 import type { TokenMatcher } from '../../util/token-matcher.js';
 import { OTLP_SOURCES } from './agents/index.js';
 import type { ScopedCredentials } from './credentials.js';
 
-export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
 /** The one connector whose native OTLP source authenticates with the master token, over loopback. */
 export const MASTER_TOKEN_SOURCE = 'geminicli';
 
