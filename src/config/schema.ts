@@ -11,6 +11,7 @@ import { openshellPolicyKeys } from './sections/openshell-policy.js';
 import { OpenshellRuntimeKeys } from './sections/openshell.js';
 import { RulesSection } from './sections/rules.js';
 import { ScannersSection } from './sections/scanners.js';
+import { TelemetrySection } from './sections/telemetry.js';
 import { UpdateSection } from './sections/update.js';
 
 export const CURRENT_CONFIG_VERSION = 9;
@@ -395,6 +396,7 @@ export const ConfigSchema = Type.Object(
     update: UpdateSection,
     ai_discovery: AiDiscoverySection,
     judge_source: JudgeSource,
+    telemetry: TelemetrySection,
     policy_dir: Type.String({
       default: '',
       description: 'Folder of the operator\'s own Rego modules (`*.rego`) and `data.json`, loaded beside the shipped ' +

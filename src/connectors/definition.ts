@@ -5,6 +5,7 @@
 // derived from these.
 import type { DecodedHookEvent, HookDecision, HookPhase, NativeHookAnswer } from './hook-event.js';
 import type { HookTarget } from './setup/hook-command.js';
+import type { OtelTarget } from './setup/otel-settings.js';
 
 export interface HookEventSpec {
   phase: HookPhase;
@@ -42,6 +43,18 @@ interface Described {
   telemetry: readonly string[];
 }
 
+/** How `warden setup <agent> --telemetry` points the agent's own OpenTelemetry export at Warden's OTLP receiver. */
+export interface OtelSetup {
+  /** The agent's file holding its OTel settings, relative to the user's home directory. */
+  file: string;
+  /** The agent gets a scoped OTLP token (spec "Authentication" 7); otherwise it uses the gateway token over loopback. */
+  scoped: boolean;
+  /** New file text with the agent's OTel settings. Throws AgentConfigError. */
+  install(text: string | undefined, target: OtelTarget): string;
+  /** What the user still has to do or know. */
+  notes?: readonly string[];
+}
+
 /** An agent that runs Warden's hook script on its lifecycle events (POST /api/v1/<name>/hook). */
 export interface HookAgent extends Described {
   kind: 'hook';
@@ -53,6 +66,8 @@ export interface HookAgent extends Described {
   /** The agent's simplest block, answered by the hook script on a gate event when Warden cannot be asked. */
   refusal(reason: string): NativeHookAnswer;
   setup: SetupTarget;
+  /** Its OpenTelemetry export, where the agent has one Warden can configure. */
+  otelSetup?: OtelSetup;
 }
 
 /** An agent whose LLM traffic goes through the guardrail proxy instead of hooks. */

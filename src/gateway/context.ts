@@ -7,6 +7,7 @@ import type { Inspector } from '../guardrail/inspector.js';
 import type { FleetContext } from '../fleet/context.js';
 import type { PolicyService } from '../policy/service.js';
 import type { SandboxService } from '../sandbox/service.js';
+import type { TelemetryContext } from '../telemetry/context.js';
 import type { HealthRegistry } from './health.js';
 
 export interface GatewayContext {
@@ -24,4 +25,6 @@ export interface GatewayContext {
   fleet?: FleetContext;
   /** Present when openshell.enabled and the gateway was given the sandbox ports (src/sandbox/service.ts). */
   sandbox?: SandboxService;
+  /** The OTLP receiver, scoped OTLP credentials and correlation ledger; absent: those routes are not mounted. */
+  telemetry?: TelemetryContext;
 }

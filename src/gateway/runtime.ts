@@ -40,6 +40,9 @@ import { sandboxPorts } from '../sandbox/index.js';
 import { createSandboxService, type SandboxService } from '../sandbox/service.js';
 import type { SandboxPolicyPort, WorkspacePort } from '../sandbox/ports.js';
 import { buildSidecar } from './server.js';
+import { openTelemetry } from '../telemetry/context.js';
+import { redactOtlpPathToken } from '../telemetry/otlp/redact.js';
+import { SIDECAR_LIMITS } from './limits.js';
 
 export interface RunningGateway {
   readonly sidecarUrl: string;
@@ -72,7 +75,12 @@ function openChainsDatabase(path: string): Database.Database {
 export function createLogger(level: string): FastifyBaseLogger {
   // Logs go to stderr so stdout carries only the `ready` line that scripts wait for.
   return pino(
-    { level, redact: ['req.headers.authorization', 'req.headers["x-warden-token"]', 'req.headers["x-warden-auth"]'] },
+    {
+      level,
+      redact: ['req.headers.authorization', 'req.headers["x-warden-token"]', 'req.headers["x-warden-auth"]'],
+      // The OTLP path-token route carries a credential in its URL: no logged URL ever shows it.
+      serializers: { req: (req: { url?: string }) => (typeof req?.url === 'string' ? { ...req, url: redactOtlpPathToken(req.url) } : req) },
+    },
     destination({ fd: 2, sync: true }),
   );
 }
@@ -134,7 +142,11 @@ async function listen({ settings, inspector, registry, policy, legacy }: Prepare
   const hookTokens = new HookTokens(paths.hooksDir);
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, ...(sandbox ? { sandbox } : {}) };
+  const telemetry = openTelemetry({
+    home: paths.home, auditDb: paths.auditDb, retentionDays: config.telemetry.retention_days, storePromptText: config.telemetry.store_prompt_text,
+    maxBodyBytes: SIDECAR_LIMITS.otlpBodyBytes, onError: (err) => logger.error({ err: err.message }, 'telemetry store failed'),
+  });
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, telemetry, ...(sandbox ? { sandbox } : {}) };
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -168,6 +180,7 @@ async function listen({ settings, inspector, registry, policy, legacy }: Prepare
     await proxy?.close();
     await upstream.close();
     await ctx.fleet?.close();
+    telemetry.close();
     await audit.close();
     chainsDb.close();
     throw err;
@@ -179,6 +192,7 @@ async function close(listeners: Listeners): Promise<void> {
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
   await listeners.ctx.fleet?.close();
+  listeners.ctx.telemetry?.close();
   await listeners.audit.close();
   listeners.chainsDb.close();
 }

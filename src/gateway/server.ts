@@ -5,18 +5,20 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GatewayContext } from './context.js';
-import { installAuth } from './plugins/auth.js';
+import { installAuth, installOtlpAuth } from './plugins/auth.js';
 import { installCsrfGuard } from './plugins/csrf.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { SIDECAR_LIMITS } from './limits.js';
 import { declareFamily } from '../util/route-config.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { correlationRoutes } from './routes/correlation.js';
 import { enforceRoutes } from './routes/enforce.js';
 import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
+import { otlpRoutes } from './routes/otlp.js';
 import { policyRoutes } from './routes/policy.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { scanRoutes } from './routes/scan.js';
@@ -51,6 +53,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     done();
   });
   installAuth(app, ctx.settings.token?.token, ctx.hookTokens);
+  if (ctx.telemetry) installOtlpAuth(app, ctx.settings.token?.token, ctx.telemetry.credentials);
   installCsrfGuard(app);
   // Spec "Limits": 20 requests/s, burst 40 per client address, for the routes that declare it.
   installPerIpLimiter(app, { ratePerSecond: 20, burst: 40 });
@@ -70,6 +73,10 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   enforceRoutes(app, ctx);
   policyRoutes(app, ctx);
   await sandboxRoutes(app, ctx);
+  if (ctx.telemetry) {
+    await otlpRoutes(app, ctx, ctx.telemetry);
+    correlationRoutes(app, ctx.telemetry);
+  }
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {

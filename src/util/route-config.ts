@@ -10,9 +10,13 @@ import type { FastifyContextConfig, FastifyInstance } from 'fastify';
  * - `public`: no token asked (the route is open, or authenticates its callers itself, as the fleet API does);
  * - `token`: the server's token (the default);
  * - `hook-token` (sidecar): the gateway token, or over loopback the hook token of the connector the request
- *   names (the `:connector` route parameter, else the X-Warden-Connector header): see connectors/hook-tokens.ts.
+ *   names (the `:connector` route parameter, else the X-Warden-Connector header): see connectors/hook-tokens.ts;
+ * - `otlp` (sidecar): the OTLP receiver's header route: a scoped OTLP token with X-Warden-Source, or the gateway
+ *   token (see telemetry/otlp/access.ts); the CSRF guard asks for an OTLP content type;
+ * - `otlp-path` (sidecar): the OTLP path-token route, loopback only, the scoped token in the `:token` parameter;
+ *   the CSRF guard lets it omit X-Warden-Client.
  */
-export type AuthMode = 'public' | 'token' | 'hook-token';
+export type AuthMode = 'public' | 'token' | 'hook-token' | 'otlp' | 'otlp-path';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -40,4 +40,21 @@ export function registerAudit(program: Command): void {
         process.stderr.write(`exported ${count} events to ${options.output}\n`);
       }
     });
+  audit
+    .command('timeline')
+    .description('print what every source recorded about one agent session, in time order: hook and inspect verdicts, proxy calls, egress, and the agent\'s OTLP events; then the tool calls that ran with no hook verdict or after a block')
+    .requiredOption('--session <id>', 'the agent session id')
+    .action(async (options: { session: string }) => {
+      const { openLedgerReadOnly, printTimeline } = await import('../audit-timeline.js');
+      const ledger = openLedgerReadOnly();
+      if (!ledger) {
+        process.exitCode = 1;
+        return;
+      }
+      try {
+        printTimeline(ledger.ledger, options.session, (line) => process.stdout.write(`${line}\n`));
+      } finally {
+        ledger.close();
+      }
+    });
 }

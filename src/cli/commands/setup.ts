@@ -8,6 +8,7 @@ export function registerSetup(program: Command): void {
     .option('--list', 'one row per hook connector: whether its hook is installed, and the agent config file it edits')
     .addOption(new Option('--fail-mode <mode>', "what the hook does when Warden cannot be asked (default: config.yaml's guardrail.hook_fail_mode, else closed)").choices(['closed', 'open']))
     .option('--undo', "remove Warden's entries from the agent's configuration, and the connector's hook token and settings")
+    .option('--telemetry', "also point the agent's own OpenTelemetry export at Warden's OTLP receiver (claudecode and codex get a scoped OTLP token; see docs/telemetry.md)")
     .addHelpText('after', `
 \`warden setup <connector>\` writes:
   $WARDEN_HOME/hooks/<connector>.token  the connector's hook token (0600); it opens only that connector's hook route
@@ -22,7 +23,7 @@ the new token. --undo removes exactly Warden's entries, the token and the settin
 Fail modes: when the gateway is down, times out, fails (5xx) or refuses the call (4xx), "closed" answers the
 agent's own block on events that can stop an action, "open" lets the action proceed; each such decision is a
 line in $WARDEN_HOME/hook-failures.jsonl. See docs/hooks.md.`)
-    .action(async (connector: string | undefined, options: { list?: boolean; failMode?: 'closed' | 'open'; undo?: boolean }) => {
+    .action(async (connector: string | undefined, options: { list?: boolean; failMode?: 'closed' | 'open'; undo?: boolean; telemetry?: boolean }) => {
       if (options.list) return listHooks();
       if (!connector) {
         setup.outputHelp({ error: true });
@@ -30,7 +31,7 @@ line in $WARDEN_HOME/hook-failures.jsonl. See docs/hooks.md.`)
         return;
       }
       // A SetupError is an operator error: cli/warden.ts prints it as one line and exits 1.
-      await (options.undo ? undoHooks(connector) : installHooks(connector, options.failMode));
+      await (options.undo ? undoHooks(connector) : installHooks(connector, options.failMode, options.telemetry ?? false));
     });
   setup
     .command('rotate-token')
@@ -66,10 +67,12 @@ line in $WARDEN_HOME/hook-failures.jsonl. See docs/hooks.md.`)
     });
 }
 
-async function installHooks(connector: string, failMode: 'closed' | 'open' | undefined): Promise<void> {
+async function installHooks(connector: string, failMode: 'closed' | 'open' | undefined, telemetry: boolean): Promise<void> {
   const { displayPath, installHooks: install } = await import('../../connectors/setup/install.js');
   const { reloadForHookToken } = await import('../../connectors/setup/reload.js');
   const { wardenPaths } = await import('../../config/home.js');
+  // A telemetry setup that would be refused stops before the hooks are installed, so nothing is half done.
+  if (telemetry) (await import('../../connectors/setup/telemetry.js')).checkTelemetry(connector);
   const result = install(connector, { failMode });
   const file = displayPath(result.config.path);
   const say = (line: string) => process.stdout.write(`${connector}: ${line}\n`);
@@ -86,6 +89,7 @@ async function installHooks(connector: string, failMode: 'closed' | 'open' | und
     ? `hook command: ${result.shell.sh} hooks/warden-hook.sh, asking with ${result.shell.curl}; its settings written to ${result.curlrc}`
     : `hook command: ${process.execPath} hooks/warden-hook.mjs (no curl >= 7.68 on PATH, or Windows)`);
   for (const note of result.notes) say(`note: ${note}`);
+  if (telemetry) await installTelemetry(connector, say);
   const reload = await reloadForHookToken(wardenPaths().pidFile, connector, result.token);
   if (reload.pid === undefined) say('no running gateway; it reads the hook token when it starts');
   else if (reload.accepted) say(`gateway (pid ${reload.pid}) reloaded (SIGHUP) and accepts the new hook token`);
@@ -93,6 +97,17 @@ async function installHooks(connector: string, failMode: 'closed' | 'open' | und
     process.stderr.write(`warden: gateway (pid ${reload.pid}) was sent SIGHUP but did not accept the new ${connector} hook token within 10 s\n`);
     process.exitCode = 1;
   }
+}
+
+async function installTelemetry(connector: string, say: (line: string) => void): Promise<void> {
+  const { displayPath } = await import('../../connectors/setup/install.js');
+  const { installTelemetry: install } = await import('../../connectors/setup/telemetry.js');
+  const result = install(connector);
+  const file = displayPath(result.config.path);
+  const backup = result.config.backup ? ` (previous file kept as ${displayPath(result.config.backup)})` : '';
+  say(`${result.config.changed ? 'OpenTelemetry export written to' : 'OpenTelemetry export already set in'} ${file}: OTLP to ${result.endpoint}${backup}`);
+  if (result.credentialsFile) say(`scoped OTLP token issued (its hash kept in ${result.credentialsFile})`);
+  for (const note of result.notes) say(`note: ${note}`);
 }
 
 async function undoHooks(connector: string): Promise<void> {
@@ -108,6 +123,10 @@ async function undoHooks(connector: string): Promise<void> {
     say(`${config.deleted ? `removed ${file}, which held only Warden's hook` : `Warden's hook removed from ${file}`}${backup}`);
   }
   say(removed.length > 0 ? `removed ${removed.join(', ')}` : 'no hook token or settings to remove');
+  const { ScopedCredentials } = await import('../../telemetry/otlp/credentials.js');
+  if (ScopedCredentials.revoke(wardenPaths().home, connector)) {
+    say("scoped OTLP token revoked; the agent's own OpenTelemetry settings still point at Warden: remove them from its settings file");
+  }
   const reload = await reloadForHookToken(wardenPaths().pidFile, connector);
   if (reload.pid !== undefined) say(`gateway (pid ${reload.pid}) sent SIGHUP so it drops the hook token`);
 }

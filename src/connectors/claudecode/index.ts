@@ -11,6 +11,7 @@ import { exit2 } from '../native/answers.js';
 import { CLAUDE_LIFECYCLE, claudeEvents, decodeClaudeStyle, renderClaudeStyle } from '../native/claude-form.js';
 import { readPayload } from '../native/payload.js';
 import { jsonHookFile, commandEntry } from '../setup/json-hooks.js';
+import { installJsonEnv, otlpHeaders } from '../setup/otel-settings.js';
 
 export const claudecode: HookAgent = {
   kind: 'hook',
@@ -25,4 +26,19 @@ export const claudecode: HookAgent = {
   render: (event, decision) => renderClaudeStyle(event, decision, { ask: true }),
   refusal: exit2,
   setup: jsonHookFile('.claude/settings.json', { shape: 'nested', container: 'hooks', matcher: '*', entry: commandEntry }),
+  // Claude Code's monitoring settings ("Monitoring usage" in its docs) are environment variables, which it also reads
+  // from the `env` block of ~/.claude/settings.json: logs (its events) and metrics over OTLP/HTTP protobuf.
+  otelSetup: {
+    file: '.claude/settings.json',
+    scoped: true,
+    install: (text, target) => installJsonEnv(text, {
+      CLAUDE_CODE_ENABLE_TELEMETRY: '1',
+      OTEL_LOGS_EXPORTER: 'otlp',
+      OTEL_METRICS_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_ENDPOINT: target.endpoint,
+      OTEL_EXPORTER_OTLP_HEADERS: Object.entries(otlpHeaders(target)).map(([k, v]) => `${k}=${v}`).join(','),
+    }),
+    notes: ['~/.claude/settings.json now holds the scoped OTLP token (it opens only Claude Code telemetry ingest); restart Claude Code to start exporting.'],
+  },
 };

@@ -12,6 +12,7 @@ import { CLAUDE_LIFECYCLE, claudeEvents, decodeClaudeStyle, renderClaudeStyle } 
 import { readPayload } from '../native/payload.js';
 import { hookEvent, str } from '../native/values.js';
 import { codexConfigInstalled, foreignCodexNotify, installCodexConfig, removeCodexConfig } from '../setup/codex-toml.js';
+import { installCodexOtel, otlpHeaders } from '../setup/otel-settings.js';
 
 const NOTIFY_EVENTS = new Set(['agent-turn-complete']);
 
@@ -50,5 +51,15 @@ export const codex: HookAgent = {
       'Codex runs new hooks only once you trust them: open /hooks in Codex and review them.',
       ...(foreignCodexNotify(text) ? ['config.toml already sets notify to another program, so Warden\'s notify was not installed (the hooks were).'] : []),
     ],
+  },
+  // Codex's `[otel]` table (docs/config.md): its events as OTLP/HTTP protobuf logs, prompts not logged.
+  otelSetup: {
+    file: '.codex/config.toml',
+    scoped: true,
+    install: (text, target) => installCodexOtel(text, target, {
+      log_user_prompt: false,
+      exporter: { 'otlp-http': { endpoint: `${target.endpoint}/v1/logs`, protocol: 'binary', headers: otlpHeaders(target) } },
+    }),
+    notes: ['~/.codex/config.toml now holds the scoped OTLP token (it opens only Codex telemetry ingest); restart Codex to start exporting.'],
   },
 };

@@ -15,6 +15,7 @@ import { isObject, type JsonObject } from '../../util/json.js';
 import { outputText, toolArgs } from '../native/tool-data.js';
 import { hookEvent, obj, str } from '../native/values.js';
 import { commandEntry, jsonHookFile } from '../setup/json-hooks.js';
+import { installJsonObject } from '../setup/otel-settings.js';
 
 const EVENTS: Readonly<Record<string, HookEventSpec>> = {
   SessionStart: hooked('session'),
@@ -84,4 +85,17 @@ export const geminicli: HookAgent = {
   },
   refusal: exit2,
   setup: jsonHookFile('.gemini/settings.json', { shape: 'nested', container: 'hooks', entry: (cmd) => ({ name: 'warden', ...commandEntry(cmd) }) }),
+  // Gemini CLI's `telemetry` settings (its docs/telemetry.md): OTLP over HTTP to a local endpoint, prompts not logged.
+  // It has no setting for headers, and its source authenticates with the gateway token over loopback (spec
+  // "Authentication" 7), which Warden does not copy into another file.
+  otelSetup: {
+    file: '.gemini/settings.json',
+    scoped: false,
+    install: (text, target) => installJsonObject(text, 'telemetry', {
+      enabled: true, target: 'local', otlpEndpoint: target.endpoint, otlpProtocol: 'http', logPrompts: false,
+    }),
+    notes: [
+      'Gemini CLI sends no headers from its settings: start it with OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer <gateway token>,X-Warden-Source=geminicli,X-Warden-Client=geminicli" (the gateway token is WARDEN_GATEWAY_TOKEN in $WARDEN_HOME/.env).',
+    ],
+  },
 };

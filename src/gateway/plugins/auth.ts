@@ -5,11 +5,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLoopbackAddress } from '../../config/bind.js';
 import type { HookTokens } from '../../connectors/hook-tokens.js';
 import { WardenError } from '../../errors.js';
-import { bearerToken } from '../../util/bearer.js';
+import { decideOtlpAccess, type OtlpAccessGrant } from '../../telemetry/otlp/access.js';
+import type { ScopedCredentials } from '../../telemetry/otlp/credentials.js';
+import { bearerToken, SANDBOX_CREDENTIAL_PREFIX } from '../../util/bearer.js';
 import { TokenMatcher } from '../../util/token-matcher.js';
 import '../../util/route-config.js';
 
-export const SANDBOX_CREDENTIAL_PREFIX = 'wardensb_';
+export { SANDBOX_CREDENTIAL_PREFIX };
 
 /** The credentials a request presents, from every accepted header form. */
 export function presentedCredentials(request: FastifyRequest): string[] {
@@ -41,7 +43,7 @@ export function installAuth(app: FastifyInstance, token: string | undefined, hoo
   // Callback-style hook: this runs on every request, and an async hook costs a promise per call.
   app.addHook('onRequest', (request, reply, done) => {
     const mode = request.routeOptions.config.auth ?? 'token';
-    if (mode === 'public') return done();
+    if (mode === 'public' || mode === 'otlp' || mode === 'otlp-path') return done();
     const credentials = presentedCredentials(request);
     // Sandbox-binding credentials belong to the hook ingress only; refuse them before anything else.
     if (credentials.some((c) => c.startsWith(SANDBOX_CREDENTIAL_PREFIX))) {
@@ -56,6 +58,43 @@ export function installAuth(app: FastifyInstance, token: string | undefined, hoo
       return done(credentials.length === 0
         ? new WardenError('WARDEN_ERR_AUTH_TOKEN_MISSING', 'missing gateway token', { statusCode: 401 })
         : new WardenError('WARDEN_ERR_AUTH_TOKEN_INVALID', 'invalid gateway token', { statusCode: 401 }));
+    }
+    done();
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on the OTLP routes by installOtlpAuth: the source the request may file records under. */
+    otlpGrant: OtlpAccessGrant | null;
+  }
+}
+
+/**
+ * The OTLP receiver's routes (`auth: 'otlp' | 'otlp-path'`): scoped OTLP tokens and the gateway token, decided
+ * by telemetry/otlp/access.ts. Installed even without a gateway token, because the path route's scoped token
+ * is checked regardless.
+ */
+export function installOtlpAuth(app: FastifyInstance, token: string | undefined, scoped: ScopedCredentials): void {
+  const master = token ? new TokenMatcher(token) : undefined;
+  app.decorateRequest('otlpGrant', null);
+  app.addHook('onRequest', (request, reply, done) => {
+    const mode = request.routeOptions.config.auth;
+    if (mode !== 'otlp' && mode !== 'otlp-path') return done();
+    const params = (request.params ?? {}) as { source?: unknown; token?: unknown };
+    const declared = request.headers['x-warden-source'];
+    try {
+      request.otlpGrant = decideOtlpAccess({
+        mode,
+        loopback: isLoopbackAddress(request.ip),
+        credentials: presentedCredentials(request),
+        declaredSource: typeof declared === 'string' ? declared.trim() : undefined,
+        pathSource: typeof params.source === 'string' ? params.source : undefined,
+        pathToken: typeof params.token === 'string' ? params.token : undefined,
+      }, master, scoped);
+    } catch (err) {
+      if ((err as WardenError).statusCode === 401) reply.header('www-authenticate', 'Bearer');
+      return done(err as WardenError);
     }
     done();
   });

@@ -3,6 +3,7 @@
 // Origin / Sec-Fetch-Site headers say where it comes from.
 import type { FastifyInstance } from 'fastify';
 import { WardenError } from '../../errors.js';
+import { otlpEncodingOf } from '../../telemetry/otlp/decode.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -25,8 +26,13 @@ export function isJsonContentType(value: string | undefined): boolean {
 export function installCsrfGuard(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
+    const auth = request.routeOptions.config.auth;
+    const otlp = auth === 'otlp' || auth === 'otlp-path';
     const client = request.headers['x-warden-client'];
-    if (typeof client !== 'string' || client.trim() === '') {
+    // Spec "CSRF guard" 3: the loopback scoped-token OTLP path may omit the client header (its exporters cannot
+    // set one); it still needs an OTLP content type and refuses a non-local Origin, below.
+    const clientOptional = auth === 'otlp-path';
+    if (!clientOptional && (typeof client !== 'string' || client.trim() === '')) {
       return done(new WardenError('WARDEN_ERR_REQUEST_CLIENT_MISSING', 'missing X-Warden-Client header', { statusCode: 403 }));
     }
     const origin = request.headers.origin;
@@ -36,6 +42,12 @@ export function installCsrfGuard(app: FastifyInstance): void {
     const fetchSite = request.headers['sec-fetch-site'];
     if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
       return done(new WardenError('WARDEN_ERR_REQUEST_CROSS_SITE', 'cross-site request refused', { statusCode: 403 }));
+    }
+    if (otlp) {
+      if (otlpEncodingOf(request.headers['content-type']) === undefined) {
+        return done(new WardenError('WARDEN_ERR_REQUEST_CONTENT_TYPE', 'Content-Type must be application/json or application/x-protobuf', { statusCode: 415 }));
+      }
+      return done();
     }
     if (BODY_METHODS.has(request.method) && !isJsonContentType(request.headers['content-type'])) {
       return done(new WardenError('WARDEN_ERR_REQUEST_CONTENT_TYPE', 'Content-Type must be application/json', { statusCode: 415 }));

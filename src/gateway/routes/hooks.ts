@@ -57,6 +57,8 @@ export function hookRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
       schema: HOOK_SCHEMA,
       structured: {
         event: event.event, phase: event.phase, raw_action: verdict.raw_action, mode: verdict.mode, rule_ids: recordedRuleIds,
+        // The agent's tool call id: the correlation ledger links this verdict to the agent's OTLP events by it.
+        ...(event.tool_call_id ? { tool_invocation_id: event.tool_call_id } : {}),
         ...(replayedChain ? { replayed_chain_deny: replayedChain } : {}),
       },
     });
