@@ -10,12 +10,14 @@ import { POLICY_LIMITS } from '../../src/policy/limits.js';
 import { PROXY_LIMITS } from '../../src/proxy/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
+import { TELEMETRY_LIMITS } from '../../src/telemetry/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
 import { KiB, LIMIT_TABLE, MiB, type LimitRow, type LimitTable } from '../../src/util/limit-table.js';
 
 /** Every subsystem's limits table, in the order the docs list them. */
 const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   CONNECTION_LIMITS, SIDECAR_LIMITS, PROXY_LIMITS, HOOK_LIMITS, AUDIT_LIMITS, SCANNER_LIMITS, SKILL_SCANNER_LIMITS, FLEET_LIMITS, POLICY_LIMITS,
+  TELEMETRY_LIMITS,
 ];
 
 interface Node {

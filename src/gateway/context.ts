@@ -7,6 +7,8 @@ import type { Inspector } from '../guardrail/inspector.js';
 import type { FleetContext } from '../fleet/context.js';
 import type { PolicyService } from '../policy/service.js';
 import type { HealthRegistry } from './health.js';
+import type { EventWriter } from '../telemetry/events/writer.js';
+import type { GatewayMetrics } from '../telemetry/metrics.js';
 
 export interface GatewayContext {
   settings: Settings;
@@ -21,4 +23,8 @@ export interface GatewayContext {
   startedAt: Date;
   /** Present when fleet.enabled. */
   fleet?: FleetContext;
+  /** The gateway's Prometheus metrics (GET /metrics); absent in tests that build a bare sidecar. */
+  metrics?: GatewayMetrics;
+  /** The event writer: records handed to it reach observability.destinations (redacted). */
+  events?: EventWriter;
 }

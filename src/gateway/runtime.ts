@@ -34,6 +34,12 @@ import { HealthRegistry } from './health.js';
 import { removeProcessInfoIfOurs, writeProcessInfo } from './process-record.js';
 import { reportSandboxHealth } from './sandbox-health.js';
 import { buildSidecar } from './server.js';
+import { recordFromAudit } from '../telemetry/events/from-audit.js';
+import { diagnosticRecord, lifecycleRecord } from '../telemetry/events/from-gateway.js';
+import { EventWriter } from '../telemetry/events/writer.js';
+import { TELEMETRY_LIMITS } from '../telemetry/limits.js';
+import { GatewayMetrics } from '../telemetry/metrics.js';
+import { buildSinks, destinationProblems } from '../telemetry/sinks/build.js';
 
 export interface RunningGateway {
   readonly sidecarUrl: string;
@@ -71,7 +77,7 @@ interface Prepared {
 
 export function prepare(env: NodeJS.ProcessEnv): Prepared {
   const settings = loadSettings({ env, initialise: true });
-  const problems = connectorConfigProblems(settings.config);
+  const problems = [...connectorConfigProblems(settings.config), ...destinationProblems(settings.config, settings.env)];
   if (problems.length > 0) throw new ConfigError(`invalid configuration in ${settings.path}:\n  ${problems.join('\n  ')}`);
   // A bad rule pack refuses the start (or, on restart, keeps the running pack).
   const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
@@ -83,6 +89,7 @@ export function prepare(env: NodeJS.ProcessEnv): Prepared {
 }
 
 interface Listeners {
+  events: EventWriter;
   sidecar: FastifyInstance;
   proxy: FastifyInstance;
   audit: AuditStore;
@@ -93,19 +100,46 @@ interface Listeners {
   proxyUrl: string;
 }
 
-async function listen({ settings, inspector, registry, policy }: Prepared, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
+/** The event writer of one start: config.yaml's destinations, each reporting to the metrics and the log. */
+function openEventWriter(settings: Settings, inspector: Inspector, metrics: GatewayMetrics, logger: FastifyBaseLogger): EventWriter {
+  const sinks = buildSinks(settings.config, {
+    home: settings.paths.home, env: settings.env, version: VERSION,
+    events: (name) => {
+      const counted = metrics.sinkEvents(name);
+      return {
+        ...counted,
+        failed: (err: Error) => {
+          counted.failed();
+          logger.warn({ destination: name, err: err.message }, 'event destination delivery failed');
+        },
+      };
+    },
+  });
+  return new EventWriter(sinks, (text) => inspector.redactSecrets(text));
+}
+
+async function listen(
+  { settings, inspector, registry, policy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, metrics: GatewayMetrics,
+): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
+  const events = openEventWriter(settings, inspector, metrics, logger);
+  health.onChange((name, state) => events.write(diagnosticRecord(name, state)));
   const audit = new AuditStore(paths.auditDb, (err) => {
     logger.error({ err: err.message }, 'audit trail write failed');
     health.set('audit', 'degraded', { last_error: err.message, details: { path: paths.auditDb } });
   });
+  audit.observeCommits((rows, commitMs) => {
+    metrics.observeCommit(rows, commitMs);
+    for (const row of rows) events.write(recordFromAudit(row));
+  });
+  metrics.readDepthsFrom(() => audit.queuedRows, () => events.destinations.map((sink) => ({ name: sink.name, depth: sink.queue.depth })));
   health.set('audit', 'running', { details: { path: paths.auditDb } });
   reportSandboxHealth(health, config, settings.path);
   const hookTokens = new HookTokens(paths.hooksDir);
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt };
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, metrics, events };
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -128,12 +162,15 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
       readConfig: () => loadConfigFile(settings.path).config,
       auth: new ProxyAuthenticator(settings.token?.token, await deriveMasterKey(paths.deviceKey)),
       inspection: new ProxyInspection(inspector),
+      metrics,
     };
     proxy = await buildProxy(proxyContext, logger);
     await listenOn(proxy, config.guardrail.host, config.guardrail.port, 'the guardrail proxy (guardrail.port)');
     health.set('guardrail_proxy', 'running', { details: { mode: config.guardrail.mode } });
     const urlOf = (app: FastifyInstance, host: string) => httpUrl(connectAddress(host), (app.server.address() as { port: number }).port);
-    return { sidecar, proxy, audit, chainsDb, upstream, ctx, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
+    const sidecarUrl = urlOf(sidecar, bind);
+    const proxyUrl = urlOf(proxy, config.guardrail.host);
+    return { events, sidecar, proxy, audit, chainsDb, upstream, ctx, sidecarUrl, proxyUrl };
   } catch (err) {
     await sidecar?.close();
     await proxy?.close();
@@ -141,18 +178,27 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
     await ctx.fleet?.close();
     await audit.close();
     chainsDb.close();
+    await events.close(0);
     throw err;
   }
 }
 
-async function close(listeners: Listeners): Promise<void> {
-  // Stop accepting, let in-flight requests finish, then flush and close the audit store.
+async function close(listeners: Listeners, step: 'gateway-reload' | 'gateway-stop'): Promise<void> {
+  listeners.events.write(lifecycleRecord(step, { version: VERSION, pid: process.pid, ...(step === 'gateway-reload' ? { phase: 'stopping' } : {}) }));
+  // Stop accepting, let in-flight requests finish, then flush and close the audit store, then send what the
+  // event destinations hold (its last rows included), for a bounded time.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
   await listeners.ctx.fleet?.close();
   await listeners.audit.close();
   listeners.chainsDb.close();
+  await listeners.events.close(TELEMETRY_LIMITS.shutdownFlushMs);
 }
+
+const startRecord = (listeners: Listeners, reload: boolean) =>
+  lifecycleRecord(reload ? 'gateway-reload' : 'gateway-start', {
+    version: VERSION, pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, ...(reload ? { phase: 'started' } : {}),
+  });
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
   let prepared = prepare(env);
@@ -161,7 +207,9 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
   const startedAt = new Date();
   if (settings.createdConfig) logger.info({ path: settings.path }, 'created default configuration');
   if (settings.createdToken) logger.info({ path: settings.paths.dotenv }, 'created gateway token WARDEN_GATEWAY_TOKEN');
-  let listeners = await listen(prepared, logger, startedAt);
+  const metrics = new GatewayMetrics();
+  let listeners = await listen(prepared, logger, startedAt, metrics);
+  listeners.events.write(startRecord(listeners, false));
   const writePidFile = () =>
     writeProcessInfo(settings.paths.pidFile, {
       pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, started_at: startedAt.toISOString(),
@@ -182,16 +230,17 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
         logger.error({ err: (err as Error).message }, 'restart refused: keeping the running configuration');
         return;
       }
-      await close(listeners);
+      await close(listeners, 'gateway-reload');
       prepared = next;
       settings = next.settings;
-      listeners = await listen(prepared, logger, startedAt);
+      listeners = await listen(prepared, logger, startedAt, metrics);
+      listeners.events.write(startRecord(listeners, true));
       writePidFile();
       logger.info('gateway restarted');
     },
     flushAudit: () => listeners.audit.flush(),
     async stop() {
-      await close(listeners);
+      await close(listeners, 'gateway-stop');
       removeProcessInfoIfOurs(settings.paths.pidFile);
     },
   };
