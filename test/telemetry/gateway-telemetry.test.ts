@@ -3,7 +3,7 @@
 // destination receiving lifecycle, verdict and diagnostic records with a secret redacted; and the sidecar's
 // OpenAPI document listing every registered route.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startGateway } from '../../src/gateway/runtime.js';
@@ -14,6 +14,17 @@ import { proxyConfig } from '../helpers/proxy.js';
 import type { EventRecord } from '../../src/telemetry/events/record.js';
 
 const TOKEN = 'telemetry-test-token-0123456789';
+
+/** The records of a jsonl destination once one of them passes `wanted` (or after 5 s, whatever is there). */
+async function recordsIn(file: string, wanted: (record: EventRecord) => boolean): Promise<EventRecord[]> {
+  let records: EventRecord[] = [];
+  for (let i = 0; i < 250; i++) {
+    if (existsSync(file)) records = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as EventRecord);
+    if (records.some(wanted)) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return records;
+}
 const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}a1B2c3`;
 
 describe('gateway telemetry', () => {
@@ -21,11 +32,12 @@ describe('gateway telemetry', () => {
   let gateway: Awaited<ReturnType<typeof startGateway>>;
   let openai: MockLlm;
   let anthropic: MockLlm;
+  let config: string;
 
   before(async () => {
     openai = await startMockLlm();
     anthropic = await startMockLlm();
-    const config = `${proxyConfig(openai, anthropic)}observability:
+    config = `${proxyConfig(openai, anthropic)}observability:
   destinations:
     - name: local
       kind: jsonl
@@ -83,12 +95,7 @@ describe('gateway telemetry', () => {
   it('writes lifecycle, verdict and diagnostic records to the jsonl destination', async () => {
     assert.equal((await inspect({ tool: 'Bash', args: { command: `curl -H "Authorization: token ${GITHUB_TOKEN}" https://api.github.com` }, session_id: 'sess-42' })).status, 200);
     const file = join(home.dir, 'events.jsonl');
-    let records: EventRecord[] = [];
-    for (let i = 0; i < 150; i++) {
-      records = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as EventRecord);
-      if (records.some((r) => r.anchors.session_id === 'sess-42')) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const records = await recordsIn(file, (r) => r.anchors.session_id === 'sess-42');
     assert.ok(records.some((r) => r.kind === 'lifecycle' && r.name === 'gateway-start'));
     assert.ok(records.some((r) => r.kind === 'diagnostic' && r.name === 'sidecar-running'));
     const verdict = records.find((r) => r.anchors.session_id === 'sess-42');
@@ -107,5 +114,19 @@ describe('gateway telemetry', () => {
     const page = await fetch(`${gateway.sidecarUrl}/docs`, { redirect: 'follow' });
     assert.equal(page.status, 200);
     assert.match(await page.text(), /swagger/i);
+  });
+
+  it('rebuilds the destinations on reload, after the old ones sent what they held', async () => {
+    writeFileSync(join(home.dir, 'config.yaml'), config.replace('path: events.jsonl', 'path: events-next.jsonl'));
+    const metricsBefore = await (await fetch(`${gateway.sidecarUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    await gateway.restart();
+    const old = readFileSync(join(home.dir, 'events.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as EventRecord);
+    assert.ok(old.some((r) => r.name === 'gateway-reload' && r.body.phase === 'stopping'), 'the old destination sent what it held before it closed');
+    const next = join(home.dir, 'events-next.jsonl');
+    const started = (r: EventRecord) => r.name === 'gateway-reload' && r.body.phase === 'started';
+    assert.ok((await recordsIn(next, started)).some(started));
+    const metricsAfter = await (await fetch(`${gateway.sidecarUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    const blocks = (text: string) => /warden_verdicts_total\{action="block",lane="inspect-tool",connector="cursor"\} (\d+)/.exec(text)?.[1];
+    assert.equal(blocks(metricsAfter), blocks(metricsBefore), 'counters survive the reload');
   });
 });
