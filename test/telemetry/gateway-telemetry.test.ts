@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { startGateway } from '../../src/gateway/runtime.js';
 import { authHeaders } from '../helpers/gateway.js';
 import { tempHome, type TempHome } from '../helpers/home.js';
-import { chatCompletion, startMockLlm, type MockLlm } from '../helpers/mock-llm.js';
+import { chatCompletion, openAIStream, startMockLlm, type MockLlm } from '../helpers/mock-llm.js';
 import { proxyConfig } from '../helpers/proxy.js';
 import type { EventRecord } from '../../src/telemetry/events/record.js';
 
@@ -89,7 +89,18 @@ describe('gateway telemetry', () => {
     assert.match(text, /warden_proxy_calls_total\{route="chat",provider="[^"]+",outcome="ok"\} 1\n/);
     assert.match(text, /warden_verdicts_total\{action="allow",lane="proxy-chat",connector="none"\} 1\n/);
     assert.match(text, /warden_proxy_added_latency_seconds_count\{route="chat"\} 1\n/);
-    assert.match(text, /warden_proxy_stream_cuts_total/);
+  });
+
+  it('counts a stream cut for a streamed answer blocked mid-way', async () => {
+    openai.replies.push({ kind: 'stream', pieces: openAIStream(['Sure. ', 'The token is ', GITHUB_TOKEN, ' and more']), delayMs: 5 });
+    const call = await fetch(`${gateway.proxyUrl}/v1/chat/completions`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-warden-auth': `Bearer ${TOKEN}` },
+      body: JSON.stringify({ model: 'gpt-mock', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    assert.ok(!(await call.text()).includes(GITHUB_TOKEN));
+    const text = await (await fetch(`${gateway.proxyUrl}/metrics`, { headers: { 'x-warden-auth': `Bearer ${TOKEN}` } })).text();
+    assert.match(text, /warden_proxy_stream_cuts_total\{provider="[^"]+"\} 1\n/);
+    assert.match(text, /warden_proxy_calls_total\{route="chat",provider="[^"]+",outcome="blocked"\} 1\n/);
   });
 
   it('writes lifecycle, verdict and diagnostic records to the jsonl destination', async () => {

@@ -217,6 +217,20 @@ describe('destination bodies as a receiver sees them', () => {
     await r.close();
   });
 
+  it('otlp (http/protobuf): the protobuf exporter posts an OTLP ExportLogsServiceRequest', async () => {
+    const r = await receiver();
+    const { writer } = writerFor([{ name: 'otel-proto', kind: 'otlp', url: `${r.url}/v1/logs`, batch_size: 1, flush_interval_ms: 10 }]);
+    const sent = record();
+    writer.write(sent);
+    await eventually(() => assert.equal(r.requests.length, 1), 10_000);
+    assert.equal(r.requests[0]!.headers['content-type'], 'application/x-protobuf');
+    // Protobuf strings are stored as they are: the record id and the event name appear in the encoded body.
+    assert.ok(r.requests[0]!.body.includes(sent.id));
+    assert.ok(r.requests[0]!.body.includes('warden.verdict'));
+    await writer.close(1000);
+    await r.close();
+  });
+
   it('redacts a secret in a record before it leaves, as evidence is redacted', async () => {
     const r = await receiver();
     const secret = `ghp_${'a1B2c3D4e5'.repeat(3)}a1B2c3`;
