@@ -131,7 +131,8 @@ async function listen(
   });
   audit.observeCommits((rows, commitMs) => {
     metrics.observeCommit(rows, commitMs);
-    for (const row of rows) events.write(recordFromAudit(row));
+    // No destination configured (the default): no record is even built on the commit path.
+    if (events.destinations.length > 0) for (const row of rows) events.write(recordFromAudit(row));
   });
   metrics.readDepthsFrom(() => audit.queuedRows, () => events.destinations.map((sink) => ({ name: sink.name, depth: sink.queue.depth })));
   health.set('audit', 'running', { details: { path: paths.auditDb } });

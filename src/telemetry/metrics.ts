@@ -9,14 +9,20 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CommittedRow } from '../audit/store.js';
 import { isObject } from '../util/json.js';
+import { findConnector } from '../connectors/registry.js';
+import { VERDICT_ACTION } from './events/from-audit.js';
 
 export type OtlpSignal = 'logs' | 'metrics' | 'traces';
 
 /** Seconds: from a cached rule-pack verdict (tens of microseconds) to a slow disk commit. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
-/** `<family>-<lane…>-<action>` of the verdict rows (see telemetry/events/from-audit.ts). */
-const VERDICT_ROW = /^(hook|inspect|proxy)-([\w-]+)-(allow|alert|confirm|block)$/;
+/**
+ * The connector label: a registered connector's name, else `other`. The inspect routes take the name from a
+ * caller's X-Warden-Connector header, and every distinct label value is a series held forever.
+ */
+const connectorLabel = (name: string | undefined) => (name === undefined ? 'none' : findConnector(name) ? name : 'other');
+
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -95,11 +101,11 @@ export class GatewayMetrics {
     this.auditCommitSeconds.observe(commitMs / 1000);
     for (const { table, row } of rows) {
       if (table !== 'events') continue;
-      const match = VERDICT_ROW.exec(row.action);
+      const match = VERDICT_ACTION.exec(row.action);
       if (!match) continue;
-      const [, family, lane, action] = match as unknown as [string, string, string, string];
-      this.verdicts.inc({ action, lane: `${family}-${lane}`, connector: row.connector ?? 'none' });
-      if (family === 'proxy') this.countProxyCall(lane, row.target ?? 'unknown', row.structured);
+      const [, lane, action] = match as unknown as [string, string, string];
+      this.verdicts.inc({ action, lane, connector: connectorLabel(row.connector) });
+      if (lane.startsWith('proxy-')) this.countProxyCall(lane.slice('proxy-'.length), row.target ?? 'unknown', row.structured);
     }
   }
 

@@ -4,8 +4,13 @@
 import type { CommittedRow } from '../../audit/store.js';
 import { EVENT_SCHEMA, type EventRecord, type RecordKind } from './record.js';
 
-/** `hook-<phase>-<action>`, `inspect-<lane>-<action>`, `proxy-<route>-<action>`: a verdict; `judge-…`: a judge's. */
-const VERDICT_ACTION = /^(?:hook|inspect|proxy)-[\w-]+-(?:allow|alert|confirm|block)$/;
+/**
+ * `hook-<phase>-<action>`, `inspect-<route>-<action>`, `proxy-<route>-<action>`: a verdict (group 1 its lane, group
+ * 2 its action). Lanes are listed, not matched loosely: callers of POST /audit/event choose their own action names,
+ * and the lane becomes a metrics label, whose values must stay a bounded set.
+ */
+export const VERDICT_ACTION =
+  /^(hook-(?:prompt|pre_tool|post_tool|response|session|other)|inspect-(?:tool|request|response|tool-response)|proxy-(?:chat|passthrough))-(allow|alert|confirm|block)$/;
 
 function kindOfAction(action: string): RecordKind {
   if (VERDICT_ACTION.test(action)) return 'verdict';
