@@ -75,8 +75,9 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     declareFamily(agentFacing, { auth: 'hook-token', perIpLimit: true });
     const metrics = ctx.metrics;
     if (metrics) {
+      // Answered verdicts only: a refusal (401, 400, 429) says nothing about how long a verdict takes.
       agentFacing.addHook('onResponse', (request, reply, done) => {
-        metrics.observeVerdictLatency(request.routeOptions.url ?? 'unknown', reply.elapsedTime / 1000);
+        if (reply.statusCode === 200) metrics.observeVerdictLatency(request.routeOptions.url ?? 'unknown', reply.elapsedTime / 1000);
         done();
       });
     }

@@ -12,7 +12,8 @@ async function post(url: string, headers: Record<string, string>, body: string, 
   const answer = await request(url, { method: 'POST', headers, body, signal });
   await answer.body.dump();
   if (answer.statusCode >= 200 && answer.statusCode < 300) return;
-  const message = `${url} answered ${answer.statusCode}`;
+  // Not the URL: it may carry a credential in its query, and this message is logged.
+  const message = `the receiver answered ${answer.statusCode}`;
   if (answer.statusCode >= 500 || RETRIED.has(answer.statusCode)) throw new Error(message);
   throw new PermanentDeliveryFailure(message);
 }

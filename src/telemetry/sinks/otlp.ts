@@ -64,7 +64,7 @@ export function otlpLogs({ url, protocol, headers, timeoutMs, version }: OtlpOpt
     return new Promise<void>((resolve, reject) => {
       exporter.export(records, (result) => {
         if (result.code === EXPORT_SUCCESS) resolve();
-        else reject(result.error ?? new Error(`OTLP export to ${url} failed`));
+        else reject(result.error ?? new Error('OTLP export failed'));
       });
     });
   };
