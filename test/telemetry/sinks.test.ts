@@ -270,13 +270,15 @@ describe('destination configuration', () => {
       { name: 'a', kind: 'jsonl' },
       { name: 'a', kind: 'splunk_hec', url: 'https://hec.example/services/collector/event', path: 'x.jsonl' },
       { name: 'b', kind: 'http_jsonl', url: 'http://127.0.0.1:1/', headers_env: { 'X-Key': 'UNSET_VAR' } },
-    ]), {});
+      { name: 'c', kind: 'jsonl', path: 'c.jsonl', headers_env: { 'X-Key': 'SET_VAR' } },
+    ]), { SET_VAR: 'v' });
     assert.deepEqual(problems, [
       'observability.destinations "a": kind jsonl needs `path`',
       'observability.destinations "a": the name is used twice',
       'observability.destinations "a": `path` does not apply to kind splunk_hec',
       'observability.destinations "a": kind splunk_hec needs `token_env`',
       'observability.destinations "b": environment variable UNSET_VAR is not set',
+      'observability.destinations "c": `headers_env` does not apply to kind jsonl',
     ]);
   });
 });

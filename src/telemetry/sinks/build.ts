@@ -35,6 +35,9 @@ export function destinationProblems(config: Config, env: Env): string[] {
     for (const field of KIND_ONLY_FIELDS) {
       if (d[field] !== undefined && !allowed.includes(field)) problems.push(`${where}: \`${field}\` does not apply to kind ${d.kind}`);
     }
+    if ((d.kind === 'jsonl' || d.kind === 'splunk_hec') && Object.keys(d.headers_env).length > 0) {
+      problems.push(`${where}: \`headers_env\` does not apply to kind ${d.kind}`);
+    }
     if (d.kind === 'jsonl' && d.path === undefined) problems.push(`${where}: kind jsonl needs \`path\``);
     if (d.kind !== 'jsonl' && d.url === undefined) problems.push(`${where}: kind ${d.kind} needs \`url\``);
     if (d.kind === 'splunk_hec' && d.token_env === undefined) problems.push(`${where}: kind splunk_hec needs \`token_env\``);
