@@ -14,6 +14,7 @@ import { SNAPSHOT_LIMITS } from '../../src/sandbox/snapshot/limits.js';
 import { SANDBOX_LIMITS } from '../../src/sandbox/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
+import { EVENT_WRITER_LIMITS } from '../../src/telemetry/events/limits.js';
 import { TELEMETRY_LIMITS } from '../../src/telemetry/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
 import { KiB, LIMIT_TABLE, MiB, type LimitRow, type LimitTable } from '../../src/util/limit-table.js';
@@ -34,6 +35,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   SNAPSHOT_LIMITS,
   SANDBOX_LIMITS,
   TELEMETRY_LIMITS,
+  EVENT_WRITER_LIMITS,
 ];
 
 interface Node {

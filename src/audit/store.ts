@@ -29,10 +29,19 @@ export class AuditWriteFailed extends WardenError {
 
 type Table = 'events' | 'egress';
 
+/** A row as committed, for whoever observes the store (the event writer, metrics): the caller's object, not a copy. */
+export type CommittedRow =
+  | { table: 'events'; row: NewAuditEvent & { id: string; timestamp: string } }
+  | { table: 'egress'; row: NewEgressRecord & { id: string; timestamp: string } };
+
+/** Hears the rows of each committed transaction and how long the commit took; must not throw or block. */
+export type CommitObserver = (rows: readonly CommittedRow[], commitMs: number) => void;
+
 /** A serialised row waiting for its commit, and the append waiting on it. */
 interface Pending {
   table: Table;
   values: unknown[];
+  committed: CommittedRow;
   settled: (error?: Error) => void;
 }
 
@@ -76,6 +85,7 @@ export class AuditStore {
   private readonly insertBatch: (rows: Pending[]) => void;
   private queue: Pending[] = [];
   private commitScheduled: NodeJS.Immediate | undefined;
+  private readonly observers: CommitObserver[] = [];
 
   /** Opens (and migrates) audit.db at `path`; `onError` hears about every row that could not be committed. */
   constructor(path: string, private readonly onError: (err: Error) => void = () => {}) {
@@ -101,11 +111,26 @@ export class AuditStore {
    * could not be. Throws AuditRowRejected at once when the event cannot be stored (its own caller's fault).
    */
   append(event: NewAuditEvent): Promise<void> {
-    return this.enqueue('events', rowValues(uuidv7(), event.timestamp ?? isoNow(), event));
+    const row = { ...event, id: uuidv7(), timestamp: event.timestamp ?? isoNow() };
+    return this.enqueue({ table: 'events', row }, rowValues(row.id, row.timestamp, event));
   }
 
   appendEgress(record: NewEgressRecord): Promise<void> {
-    return this.enqueue('egress', egressRowValues(uuidv7(), record.timestamp ?? isoNow(), record));
+    const row = { ...record, id: uuidv7(), timestamp: record.timestamp ?? isoNow() };
+    return this.enqueue({ table: 'egress', row }, egressRowValues(row.id, row.timestamp, record));
+  }
+
+  /**
+   * `observer` hears every row after its transaction commits (so what it sees is in audit.db): the one place
+   * the event writer and the metrics learn of verdicts, proxy calls and egress, whichever route made them.
+   */
+  observeCommits(observer: CommitObserver): void {
+    this.observers.push(observer);
+  }
+
+  /** Rows appended and not yet committed. */
+  get queuedRows(): number {
+    return this.queue.length;
   }
 
   /**
@@ -114,23 +139,25 @@ export class AuditStore {
    */
   appendDurably(event: NewAuditEvent): void {
     let failure: Error | undefined;
-    this.enqueue('events', rowValues(uuidv7(), event.timestamp ?? isoNow(), event), (error) => (failure = error));
+    const row = { ...event, id: uuidv7(), timestamp: event.timestamp ?? isoNow() };
+    this.enqueue({ table: 'events', row }, rowValues(row.id, row.timestamp, event), (error) => (failure = error));
     this.commit();
     if (failure) throw failure;
   }
 
-  private enqueue(table: Table, values: unknown[], settled?: (error?: Error) => void): Promise<void> {
+  private enqueue(committed: CommittedRow, values: unknown[], settled?: (error?: Error) => void): Promise<void> {
     if (!this.db.open) throw new Error('audit store is closed');
+    const table = committed.table;
     if (settled) {
-      this.push({ table, values, settled });
+      this.push({ table, values, committed, settled });
       return Promise.resolve();
     }
-    const committed = new Promise<void>((resolve, reject) => {
-      this.push({ table, values, settled: (error) => (error ? reject(error) : resolve()) });
+    const done = new Promise<void>((resolve, reject) => {
+      this.push({ table, values, committed, settled: (error) => (error ? reject(error) : resolve()) });
     });
     // Every failure already reaches onError; an append nobody awaits must not crash the process on rejection.
-    committed.catch(() => {});
-    return committed;
+    done.catch(() => {});
+    return done;
   }
 
   private push(row: Pending): void {
@@ -167,12 +194,27 @@ export class AuditStore {
     if (this.queue.length === 0) return undefined;
     const rows = this.queue;
     this.queue = [];
+    const started = performance.now();
     try {
       this.insertBatch(rows);
-      for (const row of rows) row.settled();
-      return undefined;
     } catch {
       return this.commitOneByOne(rows);
+    }
+    this.tellObservers(rows, performance.now() - started);
+    for (const row of rows) row.settled();
+    return undefined;
+  }
+
+  private tellObservers(rows: Pending[], commitMs: number): void {
+    if (this.observers.length === 0) return;
+    const committed = rows.map((row) => row.committed);
+    for (const observer of this.observers) {
+      try {
+        observer(committed, commitMs);
+      } catch {
+        // Observers guard their own work; whatever escapes must never undo or delay the commit the rows'
+        // callers are waiting on, nor mark the audit trail degraded (it is not).
+      }
     }
   }
 
@@ -181,7 +223,9 @@ export class AuditStore {
     let first: Error | undefined;
     for (const row of rows) {
       try {
+        const started = performance.now();
         this.insertBatch([row]);
+        this.tellObservers([row], performance.now() - started);
         row.settled();
       } catch (err) {
         // Say so loudly (the gateway marks the audit subsystem degraded); the caller hears it too.

@@ -13,6 +13,7 @@ import { RulesSection } from './sections/rules.js';
 import { ScannersSection } from './sections/scanners.js';
 import { TelemetrySection } from './sections/telemetry.js';
 import { UpdateSection } from './sections/update.js';
+import { ObservabilitySection } from './sections/observability.js';
 
 export const CURRENT_CONFIG_VERSION = 9;
 
@@ -397,6 +398,7 @@ export const ConfigSchema = Type.Object(
     ai_discovery: AiDiscoverySection,
     judge_source: JudgeSource,
     telemetry: TelemetrySection,
+    observability: ObservabilitySection,
     policy_dir: Type.String({
       default: '',
       description: 'Folder of the operator\'s own Rego modules (`*.rego`) and `data.json`, loaded beside the shipped ' +

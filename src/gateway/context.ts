@@ -9,6 +9,8 @@ import type { PolicyService } from '../policy/service.js';
 import type { SandboxService } from '../sandbox/service.js';
 import type { TelemetryContext } from '../telemetry/context.js';
 import type { HealthRegistry } from './health.js';
+import type { EventWriter } from '../telemetry/events/writer.js';
+import type { GatewayMetrics } from '../telemetry/metrics.js';
 
 export interface GatewayContext {
   settings: Settings;
@@ -27,4 +29,8 @@ export interface GatewayContext {
   sandbox?: SandboxService;
   /** The OTLP receiver, scoped OTLP credentials and correlation ledger; absent: those routes are not mounted. */
   telemetry?: TelemetryContext;
+  /** The gateway's Prometheus metrics (GET /metrics); absent in tests that build a bare sidecar. */
+  metrics?: GatewayMetrics;
+  /** The event writer: records handed to it reach observability.destinations (redacted). */
+  events?: EventWriter;
 }

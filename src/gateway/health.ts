@@ -11,11 +11,19 @@ export interface SubsystemHealth {
 
 export class HealthRegistry {
   private readonly subsystems = new Map<string, SubsystemHealth>();
+  private changed: (name: string, health: SubsystemHealth) => void = () => {};
 
   set(name: string, state: SubsystemState, extra: { last_error?: string; details?: Record<string, unknown> } = {}): void {
     const previous = this.subsystems.get(name);
     const since = previous?.state === state ? previous.since : new Date().toISOString();
-    this.subsystems.set(name, { state, since, ...extra });
+    const health = { state, since, ...extra };
+    this.subsystems.set(name, health);
+    if (previous?.state !== state) this.changed(name, health);
+  }
+
+  /** `listener` hears every change of a subsystem's state (the event writer's diagnostic records). */
+  onChange(listener: (name: string, health: SubsystemHealth) => void): void {
+    this.changed = listener;
   }
 
   remove(name: string): void {

@@ -43,6 +43,13 @@ import { buildSidecar } from './server.js';
 import { openTelemetry } from '../telemetry/context.js';
 import { redactOtlpPathToken } from '../telemetry/otlp/redact.js';
 import { SIDECAR_LIMITS } from './limits.js';
+import { recordFromAudit } from '../telemetry/events/from-audit.js';
+import { diagnosticRecord, lifecycleRecord } from '../telemetry/events/from-gateway.js';
+import { otlpSignal, recordFromOtlp } from '../telemetry/events/from-otlp.js';
+import { EventWriter } from '../telemetry/events/writer.js';
+import { EVENT_WRITER_LIMITS } from '../telemetry/events/limits.js';
+import { GatewayMetrics } from '../telemetry/metrics.js';
+import { buildSinks, destinationProblems } from '../telemetry/sinks/build.js';
 
 export interface RunningGateway {
   readonly sidecarUrl: string;
@@ -62,9 +69,12 @@ export interface RunningGateway {
 /** Builds the sandbox manager's two collaborators (policy resolver, workspace keeper) for a configuration. */
 export type SandboxPortsFactory = (settings: Settings) => { policy: SandboxPolicyPort; workspace: WorkspacePort };
 
+/** Options of the gateway process: tests replace the sandbox manager's collaborators or the migration. */
 export interface GatewayOptions {
   /** The sandbox manager's collaborators; the real ones (src/sandbox/index.ts) unless a test gives its own. */
   sandboxPorts?: SandboxPortsFactory;
+  /** The config_version 8 → 9 migration run in memory at start and reload; the built-in one by default. */
+  migration?: MigrationDeps;
 }
 
 /** Chain state lives in its own file: its updates sit on the hook path and must not wait on the audit writer. */
@@ -95,15 +105,10 @@ interface Prepared {
   legacy?: LegacyConversion;
 }
 
-/** Options of the gateway process; tests replace the migration. */
-export interface GatewayOptions {
-  migration?: MigrationDeps;
-}
-
 /** Loads everything; `legacy` migrates a version 8 config.yaml in memory (see prepareMigrating). */
 export function prepare(env: NodeJS.ProcessEnv, legacy?: LegacyConversion): Prepared {
   const settings = loadSettings({ env, initialise: true, legacy });
-  const problems = connectorConfigProblems(settings.config);
+  const problems = [...connectorConfigProblems(settings.config), ...destinationProblems(settings.config, settings.env)];
   if (problems.length > 0) throw new ConfigError(`invalid configuration in ${settings.path}:\n  ${problems.join('\n  ')}`);
   // A bad rule pack refuses the start (or, on restart, keeps the running pack).
   const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
@@ -120,6 +125,7 @@ async function prepareMigrating(env: NodeJS.ProcessEnv, options: GatewayOptions)
 }
 
 interface Listeners {
+  events: EventWriter;
   sidecar: FastifyInstance;
   proxy: FastifyInstance;
   audit: AuditStore;
@@ -130,13 +136,41 @@ interface Listeners {
   proxyUrl: string;
 }
 
-async function listen({ settings, inspector, registry, policy, legacy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, sandbox?: SandboxService): Promise<Listeners> {
+/** The event writer of one start: config.yaml's destinations, each reporting to the metrics and the log. */
+function openEventWriter(settings: Settings, inspector: Inspector, metrics: GatewayMetrics, logger: FastifyBaseLogger): EventWriter {
+  const sinks = buildSinks(settings.config, {
+    home: settings.paths.home, env: settings.env, version: VERSION,
+    events: (name) => {
+      const counted = metrics.sinkEvents(name);
+      return {
+        ...counted,
+        failed: (err: Error) => {
+          counted.failed();
+          logger.warn({ destination: name, err: err.message }, 'event destination delivery failed');
+        },
+      };
+    },
+  });
+  return new EventWriter(sinks, (text) => inspector.redactSecrets(text));
+}
+
+async function listen(
+  { settings, inspector, registry, policy, legacy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, metrics: GatewayMetrics, sandbox?: SandboxService,
+): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
+  const events = openEventWriter(settings, inspector, metrics, logger);
+  health.onChange((name, state) => events.write(diagnosticRecord(name, state)));
   const audit = new AuditStore(paths.auditDb, (err) => {
     logger.error({ err: err.message }, 'audit trail write failed');
     health.set('audit', 'degraded', { last_error: err.message, details: { path: paths.auditDb } });
   });
+  audit.observeCommits((rows, commitMs) => {
+    metrics.observeCommit(rows, commitMs);
+    // No destination configured (the default): no record is even built on the commit path.
+    if (events.destinations.length > 0) for (const row of rows) events.write(recordFromAudit(row));
+  });
+  metrics.readDepthsFrom(() => audit.queuedRows, () => events.destinations.map((sink) => ({ name: sink.name, depth: sink.queue.depth })));
   health.set('audit', 'running', { details: { path: paths.auditDb } });
   reportSandboxHealth(health, config, settings.path, process.platform, sandbox);
   const hookTokens = new HookTokens(paths.hooksDir);
@@ -145,8 +179,12 @@ async function listen({ settings, inspector, registry, policy, legacy }: Prepare
   const telemetry = openTelemetry({
     home: paths.home, auditDb: paths.auditDb, retentionDays: config.telemetry.retention_days, storePromptText: config.telemetry.store_prompt_text,
     maxBodyBytes: SIDECAR_LIMITS.otlpBodyBytes, onError: (err) => logger.error({ err: err.message }, 'telemetry store failed'),
+    onRecord: (record) => {
+      metrics.countOtlpRecords(otlpSignal(record), 1);
+      events.write(recordFromOtlp(record));
+    },
   });
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, telemetry, ...(sandbox ? { sandbox } : {}) };
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, telemetry, metrics, events, ...(sandbox ? { sandbox } : {}) };
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -169,12 +207,15 @@ async function listen({ settings, inspector, registry, policy, legacy }: Prepare
       readConfig: () => loadConfigFile(settings.path, { legacy }).config,
       auth: new ProxyAuthenticator(settings.token?.token, await deriveMasterKey(paths.deviceKey)),
       inspection: new ProxyInspection(inspector),
+      metrics,
     };
     proxy = await buildProxy(proxyContext, logger);
     await listenOn(proxy, config.guardrail.host, config.guardrail.port, 'the guardrail proxy (guardrail.port)');
     health.set('guardrail_proxy', 'running', { details: { mode: config.guardrail.mode } });
     const urlOf = (app: FastifyInstance, host: string) => httpUrl(connectAddress(host), (app.server.address() as { port: number }).port);
-    return { sidecar, proxy, audit, chainsDb, upstream, ctx, sidecarUrl: urlOf(sidecar, bind), proxyUrl: urlOf(proxy, config.guardrail.host) };
+    const sidecarUrl = urlOf(sidecar, bind);
+    const proxyUrl = urlOf(proxy, config.guardrail.host);
+    return { events, sidecar, proxy, audit, chainsDb, upstream, ctx, sidecarUrl, proxyUrl };
   } catch (err) {
     await sidecar?.close();
     await proxy?.close();
@@ -183,19 +224,28 @@ async function listen({ settings, inspector, registry, policy, legacy }: Prepare
     telemetry.close();
     await audit.close();
     chainsDb.close();
+    await events.close(0);
     throw err;
   }
 }
 
-async function close(listeners: Listeners): Promise<void> {
-  // Stop accepting, let in-flight requests finish, then flush and close the audit store.
+async function close(listeners: Listeners, step: 'gateway-reload' | 'gateway-stop'): Promise<void> {
+  listeners.events.write(lifecycleRecord(step, { version: VERSION, pid: process.pid, ...(step === 'gateway-reload' ? { phase: 'stopping' } : {}) }));
+  // Stop accepting, let in-flight requests finish, then flush and close the audit store, then send what the
+  // event destinations hold (its last rows included), for a bounded time.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
   await listeners.ctx.fleet?.close();
   listeners.ctx.telemetry?.close();
   await listeners.audit.close();
   listeners.chainsDb.close();
+  await listeners.events.close(EVENT_WRITER_LIMITS.shutdownFlushMs);
 }
+
+const startRecord = (listeners: Listeners, reload: boolean) =>
+  lifecycleRecord(reload ? 'gateway-reload' : 'gateway-start', {
+    version: VERSION, pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, ...(reload ? { phase: 'started' } : {}),
+  });
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env, options: GatewayOptions = {}): Promise<RunningGateway> {
   let prepared = await prepareMigrating(env, options);
@@ -219,7 +269,9 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
     })
     : undefined;
   if (sandbox && sandbox.state !== 'running') logger.warn({ state: sandbox.state, reason: sandbox.reason }, 'sandbox manager not running');
-  let listeners = await listen(prepared, logger, startedAt, sandbox);
+  const metrics = new GatewayMetrics();
+  let listeners = await listen(prepared, logger, startedAt, metrics, sandbox);
+  listeners.events.write(startRecord(listeners, false));
   const writePidFile = () =>
     writeProcessInfo(settings.paths.pidFile, {
       pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, started_at: startedAt.toISOString(),
@@ -242,17 +294,18 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
         return;
       }
       reportSandboxRestarting(listeners.ctx.health);
-      await close(listeners);
+      await close(listeners, 'gateway-reload');
       prepared = next;
       settings = next.settings;
-      listeners = await listen(prepared, logger, startedAt, sandbox);
+      listeners = await listen(prepared, logger, startedAt, metrics, sandbox);
+      listeners.events.write(startRecord(listeners, true));
       writePidFile();
       noteMigration();
       logger.info('gateway restarted');
     },
     flushAudit: () => listeners.audit.flush(),
     async stop() {
-      await close(listeners);
+      await close(listeners, 'gateway-stop');
       await sandbox?.close();
       removeProcessInfoIfOurs(settings.paths.pidFile);
     },

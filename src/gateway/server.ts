@@ -3,7 +3,9 @@
 // (route `config` and `bodyLimit`, see util/route-config.ts); families that share declarations are
 // registered inside one encapsulated register() that declares them once.
 import { randomBytes } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { GatewayContext } from './context.js';
 import { installAuth, installOtlpAuth } from './plugins/auth.js';
 import { installCsrfGuard } from './plugins/csrf.js';
@@ -25,6 +27,8 @@ import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
 import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
+import { isLoopbackAddress, sidecarBindAddress } from '../config/bind.js';
+import { metricsRoute } from '../telemetry/metrics-route.js';
 
 export function requestIdGenerator(): () => string {
   // A per-process prefix and a counter: unique, cheap, and it does not trust a client-supplied id.
@@ -33,7 +37,12 @@ export function requestIdGenerator(): () => string {
   return () => `${prefix}-${(++counter).toString(36)}`;
 }
 
-export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+export interface SidecarOptions {
+  /** Hears every route as it is registered (the OpenAPI completeness test lists them this way). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogger, options: SidecarOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger,
     // Every decision is in the audit trail; per-request log lines would cost more than the work itself.
@@ -48,6 +57,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     ...slowClientTimeouts(),
   });
   capConnectionsPerIp(app.server);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -58,6 +68,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   // Spec "Limits": 20 requests/s, burst 40 per client address, for the routes that declare it.
   installPerIpLimiter(app, { ratePerSecond: 20, burst: 40 });
   installErrorHandling(app);
+  await installApiDocs(app, ctx);
 
   healthRoutes(app, ctx);
   statusRoutes(app, ctx);
@@ -66,6 +77,14 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   // The agent-facing family: the connector's hook token opens it over loopback, and it shares one per-IP budget.
   await app.register(async (agentFacing) => {
     declareFamily(agentFacing, { auth: 'hook-token', perIpLimit: true });
+    const metrics = ctx.metrics;
+    if (metrics) {
+      // Answered verdicts only: a refusal (401, 400, 429) says nothing about how long a verdict takes.
+      agentFacing.addHook('onResponse', (request, reply, done) => {
+        if (reply.statusCode === 200) metrics.observeVerdictLatency(request.routeOptions.url ?? 'unknown', reply.elapsedTime / 1000);
+        done();
+      });
+    }
     inspectRoutes(agentFacing, ctx);
     hookRoutes(agentFacing, ctx);
   });
@@ -77,6 +96,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     await otlpRoutes(app, ctx, ctx.telemetry);
     correlationRoutes(app, ctx.telemetry);
   }
+  if (ctx.metrics) metricsRoute(app, ctx.metrics);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {
@@ -87,4 +107,26 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   }
   await app.ready();
   return app;
+}
+
+/**
+ * GET /openapi.json and the interactive docs at /docs, generated from the route schemas. Public when the
+ * sidecar listens on loopback (only local processes reach it, and the API is described in the open-source
+ * docs anyway); behind the gateway token on any other bind, where handing the API map to the network would
+ * help nobody but an attacker.
+ */
+async function installApiDocs(app: FastifyInstance, ctx: GatewayContext): Promise<void> {
+  const auth = isLoopbackAddress(sidecarBindAddress(ctx.settings.config)) ? 'public' : 'token';
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Warden sidecar API', version: ctx.version, description: 'The sidecar API of the Warden gateway (README.md "Calling the sidecar").' },
+      components: { securitySchemes: { gatewayToken: { type: 'http', scheme: 'bearer' } } },
+      security: [{ gatewayToken: [] }],
+    },
+  });
+  await app.register(async (docs) => {
+    declareFamily(docs, { auth });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+    docs.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  });
 }

@@ -6,6 +6,7 @@ import type { ProxyAuthenticator } from './auth.js';
 import type { ProxyInspection } from './inspection.js';
 import type { ProviderRegistry } from './providers.js';
 import type { Upstream } from './upstream.js';
+import type { GatewayMetrics } from '../telemetry/metrics.js';
 
 export interface ProxyContext {
   config: Config;
@@ -17,4 +18,6 @@ export interface ProxyContext {
   registry: ProviderRegistry;
   upstream: Upstream;
   logger: FastifyBaseLogger;
+  /** The gateway's Prometheus metrics (GET /metrics on the proxy, added latency). */
+  metrics?: GatewayMetrics;
 }

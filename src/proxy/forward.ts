@@ -69,6 +69,7 @@ function sendBlock(res: ServerResponse, format: ProviderFormat, view: RequestVie
 }
 
 export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerResponse): Promise<void> {
+  const began = performance.now();
   const path = call.url.split('?')[0]!;
   const format = formatForPath(call.chatRoute ? '/v1/chat/completions' : path);
   const target = resolveTarget(ctx.registry, call.headers['x-warden-target-url'], call.url, call.chatRoute ? ctx.config.llm.base_url : undefined);
@@ -98,6 +99,10 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
     return sendBlock(res, format, view, requestDecision);
   }
 
+  // Added latency (metrics): Warden's time before the upstream request leaves, plus, for a buffered answer,
+  // its time after the upstream's last byte. A stream's inspection runs between its chunks and is not counted.
+  const sendingAfter = performance.now() - began;
+  const observeAdded = (afterUpstream: number) => ctx.metrics?.observeProxyAddedLatency(routeName(call), (sendingAfter + afterUpstream) / 1000);
   const isOwnSecret = (value: string) => ctx.auth.isOwnSecret(value);
   const credential = providerCredential(call.headers, isOwnSecret);
   const abort = new AbortController();
@@ -129,8 +134,12 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
     // An upstream may stream although the request did not ask to: its open row is written now.
     if (streamed) opened ??= ctx.audit.append(streamOpenEvent(call, target.provider.name, format, view, requestDecision));
     await opened;
-    if (streamed) await relayStream(ctx, format, view, upstream, res, abort, recordAnswer);
-    else await relayBuffered(ctx, format, view, upstream, res, ok, recordAnswer);
+    if (streamed) {
+      await relayStream(ctx, format, view, upstream, res, abort, recordAnswer);
+      observeAdded(0);
+    } else {
+      observeAdded(await relayBuffered(ctx, format, view, upstream, res, ok, recordAnswer));
+    }
   } catch (err) {
     if (abort.signal.aborted && res.destroyed) return; // the client left; nothing to answer
     const failure = upstreamFailure(err);
@@ -159,7 +168,7 @@ type RecordAnswer = (answer: Answer | undefined) => Promise<void>;
 async function relayBuffered(
   ctx: ProxyContext, format: ProviderFormat, view: RequestView, upstream: Dispatcher.ResponseData, res: ServerResponse, ok: boolean,
   recordAnswer: RecordAnswer,
-): Promise<void> {
+): Promise<number> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
@@ -167,10 +176,12 @@ async function relayBuffered(
     if (size > MAX_BUFFERED_ANSWER) {
       upstream.body.destroy();
       await recordAnswer(undefined);
-      return sendError(res, format, 502, 'the upstream answer is too large to inspect');
+      sendError(res, format, 502, 'the upstream answer is too large to inspect');
+      return 0;
     }
     chunks.push(chunk);
   }
+  const upstreamDone = performance.now();
   const bytes = Buffer.concat(chunks);
   // Error answers are relayed as they are: they carry the provider's message, not model output.
   if (ok) {
@@ -179,16 +190,21 @@ async function relayBuffered(
       parsed = JSON.parse(bytes.toString('utf8'));
     } catch {
       await recordAnswer(undefined);
-      return sendError(res, format, 502, 'the upstream answer is not JSON and cannot be inspected');
+      sendError(res, format, 502, 'the upstream answer is not JSON and cannot be inspected');
+      return performance.now() - upstreamDone;
     }
     const decision = ctx.inspection.response(format.response(parsed));
     await recordAnswer({ decision, blocked: decision.blocked });
-    if (decision.blocked) return sendBlock(res, format, { ...view, stream: false }, decision);
+    if (decision.blocked) {
+      sendBlock(res, format, { ...view, stream: false }, decision);
+      return performance.now() - upstreamDone;
+    }
   } else {
     await recordAnswer(undefined);
   }
   res.writeHead(upstream.statusCode, { ...relayHeaders(upstream), 'content-length': bytes.length });
   res.end(bytes);
+  return performance.now() - upstreamDone;
 }
 
 async function relayStream(

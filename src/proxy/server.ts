@@ -12,6 +12,7 @@ import { PROXY_BODY_LIMIT, proxiedRoutes } from './routes/proxied.js';
 import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
 import { PROXY_LIMITS } from './limits.js';
 import '../util/route-config.js';
+import { metricsRoute } from '../telemetry/metrics-route.js';
 
 const DRAIN_MS = PROXY_LIMITS.drainMs;
 
@@ -62,6 +63,7 @@ export async function buildProxy(ctx: ProxyContext, logger: FastifyBaseLogger): 
   });
 
   controlRoutes(app, ctx);
+  if (ctx.metrics) metricsRoute(app, ctx.metrics);
   const inFlight = new InFlight();
   await app.register(async (instance) => proxiedRoutes(instance, ctx, inFlight));
   // A stop or restart lets model calls in progress finish (streams included, up to DRAIN_MS), then closes

@@ -75,8 +75,8 @@ describe('health, status and connectors', () => {
 });
 
 describe('sandbox subsystem in /health', () => {
-  const healthOf = async (yaml: string) => {
-    const gw = await startInProcess(`${EPHEMERAL_CONFIG}${yaml}`, { WARDEN_GATEWAY_TOKEN: TOKEN });
+  const healthOf = async (yaml: string, env: Record<string, string> = {}) => {
+    const gw = await startInProcess(`${EPHEMERAL_CONFIG}${yaml}`, { WARDEN_GATEWAY_TOKEN: TOKEN, ...env });
     try {
       return ((await (await fetch(`${gw.url}/health`)).json()) as { subsystems: Json }).subsystems.sandbox;
     } finally {
@@ -91,7 +91,7 @@ describe('sandbox subsystem in /health', () => {
   });
 
   it('is present with a cause when openshell is enabled but no runtime runs', async () => {
-    const sandbox = await healthOf('openshell:\n  enabled: true\n');
+    const sandbox = await healthOf('openshell:\n  enabled: true\n', { WARDEN_BWRAP: '/nonexistent/bwrap' });
     assert.equal(sandbox.state, 'error');
     assert.ok(sandbox.last_error.length > 0);
   });

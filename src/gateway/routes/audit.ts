@@ -6,6 +6,7 @@ import { oneOf } from '../../config/schema.js';
 import { redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { SIDECAR_LIMITS } from '../limits.js';
+import { StatusOk } from './answers.js';
 
 const Text = (maxLength: number) => Type.String({ maxLength });
 
@@ -26,7 +27,24 @@ export const AuditEventBody = Type.Object(
   { additionalProperties: false },
 );
 
-const AppendedBody = Type.Object({ status: Type.Literal('ok') });
+const AppendedBody = StatusOk;
+
+/** A stored audit event as GET /alerts answers it. */
+const StoredEvent = Type.Object({
+  id: Type.String(),
+  timestamp: Type.String(),
+  action: Type.String(),
+  severity: Type.String(),
+  target: Type.Optional(Type.String()),
+  actor: Type.Optional(Type.String()),
+  details: Type.Optional(Type.String()),
+  structured: Type.Optional(Type.Unknown()),
+  connector: Type.Optional(Type.String()),
+  session_id: Type.Optional(Type.String()),
+  trace_id: Type.Optional(Type.String()),
+  evaluation_id: Type.Optional(Type.String()),
+  schema: Type.Optional(Type.String()),
+});
 
 export const ALERTS_DEFAULT_LIMIT = SIDECAR_LIMITS.alertsPageDefault;
 export const ALERTS_MAX_LIMIT = SIDECAR_LIMITS.alertsPageMax;
@@ -43,7 +61,7 @@ export function auditRoutes(fastify: FastifyInstance, ctx: GatewayContext): void
     await ctx.audit.append({ ...request.body, ...redactCallerData(ctx, { target, details, structured }) });
     return { status: 'ok' as const };
   });
-  app.get('/alerts', { schema: { querystring: AlertsQuery } }, async (request) => {
+  app.get('/alerts', { schema: { querystring: AlertsQuery, response: { 200: Type.Object({ alerts: Type.Array(StoredEvent) }) } } }, async (request) => {
     const limit = Math.min(request.query.limit || ALERTS_DEFAULT_LIMIT, ALERTS_MAX_LIMIT);
     return { alerts: await ctx.audit.recentAlerts(limit) };
   });

@@ -13,6 +13,7 @@ import { findHookAgent } from '../../connectors/registry.js';
 import { NATIVE_ANSWER_TYPE, nativeAnswerText } from '../../connectors/hook-answer-text.js';
 import { isObject } from '../../util/json.js';
 import type { GatewayContext } from '../context.js';
+import { ErrorBody } from './answers.js';
 
 export const HOOK_SCHEMA = 'warden.hook.v1';
 
@@ -28,9 +29,24 @@ const HookQuery = Type.Object({
 
 const HookParams = Type.Object({ connector: Type.String() });
 
+/** Each agent sends its own payload (docs/hooks.md); the connector decodes it, so the route takes any JSON. */
+const HookBody = Type.Unknown({ description: "the agent's native hook payload (Claude Code's hook_event_name/tool_name/tool_input, Cursor's, …)" });
+
+/** Typed `unknown` for the handler: with ?native=1 the route answers text/plain, which Fastify sends unserialised. */
+const HookAnswer = Type.Unsafe<unknown>(Type.Object({
+  action: Type.String({ description: 'allow, alert, confirm or block' }),
+  reason: Type.String(),
+  findings: Type.Array(Type.String()),
+  evaluation_id: Type.Optional(Type.String()),
+  rule_ids: Type.Optional(Type.Array(Type.String())),
+  native: Type.Unknown({ description: "the answer in the agent's own form, which the hook script prints (with ?native=1 the whole answer, as text/plain)" }),
+}));
+
 export function hookRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post('/api/v1/:connector/hook', { schema: { params: HookParams, querystring: HookQuery } }, async (request, reply) => {
+  app.post('/api/v1/:connector/hook', {
+    schema: { params: HookParams, querystring: HookQuery, body: HookBody, response: { 200: HookAnswer, 400: ErrorBody, 404: ErrorBody } },
+  }, async (request, reply) => {
     const { connector } = request.params;
     const hooks = findHookAgent(connector);
     if (!hooks) throw new WardenError('WARDEN_ERR_HOOK_UNKNOWN_CONNECTOR', `no hook connector "${connector}"`, { statusCode: 404 });

@@ -1,6 +1,7 @@
-// The request schemas of the sandbox API (spec "Sandbox resources", "Sandbox API"): every object strict, so
+// The request and answer schemas of the sandbox API (spec "Sandbox resources", "Sandbox API"): every object strict, so
 // an unknown field is a 400 invalid_request; secrets have no length in any answer schema because none is answered.
 import Type from 'typebox';
+import { OpenObject } from './answers.js';
 
 const strict = { additionalProperties: false } as const;
 const Text = (max: number) => Type.String({ maxLength: max });
@@ -86,3 +87,19 @@ export const ExplainQuery = Type.Object(
   },
   strict,
 );
+
+// Answers, for /openapi.json: each described by its main fields and open (answers.ts), so serialisation never
+// drops a field the spec's resources carry (docs/sandbox.md has them all).
+const Sandbox = OpenObject({ name: Type.String(), phase: Type.String() }, 'A Sandbox (spec document 1, "Sandbox resources").');
+export const SandboxAnswers = {
+  status: { 200: OpenObject({ enabled: Type.Boolean(), available: Type.Boolean() }, 'Sandbox manager status.') },
+  list: { 200: Type.Object({ sandboxes: Type.Array(Sandbox) }) },
+  created: { 201: Sandbox },
+  sandbox: { 200: Sandbox },
+  deleted: { 200: OpenObject({ name: Type.String(), deleted: Type.Boolean() }, 'What a delete removed, and warnings.') },
+  undo: { 200: OpenObject({}, 'The workspace result, whether the sandbox was stopped and restarted, summary and review.') },
+  review: { 200: OpenObject({ summary: Type.String(), risk_line: Type.String() }, 'Added, modified and deleted files, and the diff when asked.') },
+  logs: { 200: OpenObject({ name: Type.String(), state: Type.String() }, 'The kept RunLog.') },
+  workspace: { 200: Type.Object({ status: Type.Literal('recorded') }) },
+  explain: { 200: OpenObject({}, 'Explain: resolved pack, profile, settings and their sources.') },
+};

@@ -12,6 +12,7 @@ import type { GatewayContext } from '../context.js';
 import { SIDECAR_LIMITS } from '../limits.js';
 import {
   AcceptBody, CreateBody, DeleteBody, ExplainQuery, LogsQuery, NameParams, ReviewBody, StartBody, StopBody, UndoBody, WorkspaceBody,
+  SandboxAnswers,
 } from './sandbox-schemas.js';
 
 export const SANDBOX_PREFIX = '/api/v1/sandbox';
@@ -61,7 +62,7 @@ export async function sandboxRoutes(parent: FastifyInstance, ctx: GatewayContext
     });
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 
-    app.get('/status', async () => {
+    app.get('/status', { schema: { response: SandboxAnswers.status } }, async () => {
       const { config } = ctx.settings;
       const service = ctx.sandbox;
       const manager = service?.manager ?? null;
@@ -89,28 +90,28 @@ export async function sandboxRoutes(parent: FastifyInstance, ctx: GatewayContext
       };
     });
 
-    app.get('/sandboxes', async () => ({ sandboxes: managerOf(ctx).list() }));
-    app.post('/sandboxes', { bodyLimit, schema: { body: CreateBody } }, async (request, reply) => {
+    app.get('/sandboxes', { schema: { response: SandboxAnswers.list } }, async () => ({ sandboxes: managerOf(ctx).list() }));
+    app.post('/sandboxes', { bodyLimit, schema: { body: CreateBody, response: SandboxAnswers.created } }, async (request, reply) => {
       const sandbox = await managerOf(ctx).create(request.body);
       return reply.code(201).send(sandbox);
     });
-    app.get('/sandboxes/:name', { schema: { params: NameParams } }, async (request) => managerOf(ctx).get(request.params.name));
-    app.delete('/sandboxes/:name', { bodyLimit, schema: { params: NameParams, body: DeleteBody } }, async (request) =>
+    app.get('/sandboxes/:name', { schema: { params: NameParams, response: SandboxAnswers.sandbox } }, async (request) => managerOf(ctx).get(request.params.name));
+    app.delete('/sandboxes/:name', { bodyLimit, schema: { params: NameParams, body: DeleteBody, response: SandboxAnswers.deleted } }, async (request) =>
       managerOf(ctx).remove(request.params.name, request.body));
-    app.post('/sandboxes/:name/stop', { bodyLimit, schema: { params: NameParams, body: StopBody } }, async (request) =>
+    app.post('/sandboxes/:name/stop', { bodyLimit, schema: { params: NameParams, body: StopBody, response: SandboxAnswers.sandbox } }, async (request) =>
       managerOf(ctx).stop(request.params.name));
-    app.post('/sandboxes/:name/start', { bodyLimit, schema: { params: NameParams, body: StartBody } }, async (request) =>
+    app.post('/sandboxes/:name/start', { bodyLimit, schema: { params: NameParams, body: StartBody, response: SandboxAnswers.sandbox } }, async (request) =>
       managerOf(ctx).start(request.params.name, request.body));
-    app.post('/sandboxes/:name/undo', { bodyLimit, schema: { params: NameParams, body: UndoBody } }, async (request) =>
+    app.post('/sandboxes/:name/undo', { bodyLimit, schema: { params: NameParams, body: UndoBody, response: SandboxAnswers.undo } }, async (request) =>
       managerOf(ctx).undo(request.params.name, request.body));
-    app.post('/sandboxes/:name/review', { bodyLimit, schema: { params: NameParams, body: ReviewBody } }, async (request) =>
+    app.post('/sandboxes/:name/review', { bodyLimit, schema: { params: NameParams, body: ReviewBody, response: SandboxAnswers.review } }, async (request) =>
       managerOf(ctx).review(request.params.name, request.body));
-    app.post('/sandboxes/:name/accept', { bodyLimit, schema: { params: NameParams, body: AcceptBody } }, async (request) =>
+    app.post('/sandboxes/:name/accept', { bodyLimit, schema: { params: NameParams, body: AcceptBody, response: SandboxAnswers.sandbox } }, async (request) =>
       managerOf(ctx).accept(request.params.name, request.body));
-    app.get('/sandboxes/:name/logs', { schema: { params: NameParams, querystring: LogsQuery } }, async (request) =>
+    app.get('/sandboxes/:name/logs', { schema: { params: NameParams, querystring: LogsQuery, response: SandboxAnswers.logs } }, async (request) =>
       managerOf(ctx).logs(request.params.name, request.query.lines ?? 0));
-    app.post('/sandboxes/:name/workspace', { bodyLimit, schema: { params: NameParams, body: WorkspaceBody } }, async (request) =>
+    app.post('/sandboxes/:name/workspace', { bodyLimit, schema: { params: NameParams, body: WorkspaceBody, response: SandboxAnswers.workspace } }, async (request) =>
       managerOf(ctx).recordWorkspace(request.params.name, request.body));
-    app.get('/policy/explain', { schema: { querystring: ExplainQuery } }, async (request) => managerOf(ctx).explain(request.query));
+    app.get('/policy/explain', { schema: { querystring: ExplainQuery, response: SandboxAnswers.explain } }, async (request) => managerOf(ctx).explain(request.query));
   }, { prefix: SANDBOX_PREFIX });
 }

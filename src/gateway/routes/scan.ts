@@ -21,6 +21,7 @@ import { ScanPool } from '../../scanners/pool/pool.js';
 import { ScanFlags } from '../../scanners/options.js';
 import type { GatewayContext } from '../context.js';
 import { redactCallerData } from '../caller-data.js';
+import { ErrorBody, OpenObject, ScanSummary, StatusOk } from './answers.js';
 
 const Target = Type.String({ minLength: 1, maxLength: 4096, description: 'local path' });
 const ScanBody = Type.Object({ target: Target, ...ScanFlags }, { additionalProperties: false });
@@ -53,6 +54,11 @@ const FetchBody = Type.Object(
 );
 
 const AUDIT_SEVERITIES = new Set(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO']);
+
+const SkillScanAnswer = OpenObject({ ...ScanSummary, skill_name: Type.String(), skill_path: Type.String() }, 'a skill (or source tree) scan result (docs/skill-scanner.md)');
+const PluginScanAnswer = OpenObject({ ...ScanSummary, plugin_name: Type.String(), plugin_path: Type.String() }, 'a plugin scan result (docs/scanners.md)');
+const McpScanAnswer = OpenObject({ ...ScanSummary, servers: Type.Array(Type.Unknown()), unscannable: Type.Array(Type.Unknown()) }, 'an MCP scan result (docs/scanners.md)');
+const scanErrors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -93,14 +99,14 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     return result;
   };
 
-  app.post('/v1/skill/scan', { schema: { body: ScanBody } }, async (request) => {
+  app.post('/v1/skill/scan', { schema: { body: ScanBody, response: { 200: SkillScanAnswer, ...scanErrors } } }, async (request) => {
     const { target, ...options } = request.body;
     return scan(target, options);
   });
 
   // A plugin (manifest, commands, agents, skills, hooks, MCP servers): its files as a source tree, each bundled
   // skill, each hook command and each MCP server, by the scanner that fits it.
-  app.post('/v1/plugin/scan', { schema: { body: ScanBody } }, async (request) => {
+  app.post('/v1/plugin/scan', { schema: { body: ScanBody, response: { 200: PluginScanAnswer, ...scanErrors } } }, async (request) => {
     const { target, ...options } = request.body;
     const root = confinePath(target, scanRoots(), 'directory');
     const result = await scanPlugin(root, {
@@ -117,11 +123,11 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
 
   // The code scanner: secrets, dangerous calls and the behavioral analyzer's data flows over the source files of
   // any folder; a source tree has no SKILL.md, so no skill-manifest findings.
-  app.post('/api/v1/scan/code', { schema: { body: CodeBody } }, async (request) =>
+  app.post('/api/v1/scan/code', { schema: { body: CodeBody, response: { 200: SkillScanAnswer, ...scanErrors } } }, async (request) =>
     scan(request.body.path, { lenient: true, use_behavioral: true, policy: request.body.policy ?? 'balanced' }, true),
   );
 
-  app.post('/v1/mcp/scan', { schema: { body: McpBody } }, async (request) => {
+  app.post('/v1/mcp/scan', { schema: { body: McpBody, response: { 200: McpScanAnswer, ...scanErrors } } }, async (request) => {
     const { target, use_osv } = request.body;
     const roots = mcpRoots();
     const definitions = definitionsOf(target, (path) => confinePath(path, roots));
@@ -137,7 +143,7 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     return result;
   });
 
-  app.post('/scan/result', { schema: { body: ResultBody } }, async (request) => {
+  app.post('/scan/result', { schema: { body: ResultBody, response: { 200: StatusOk } } }, async (request) => {
     const result = request.body;
     const name = 'skill_name' in result ? result.skill_name : 'plugin_name' in result ? result.plugin_name : result.target;
     await ctx.audit.append({
@@ -147,10 +153,17 @@ export function scanRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
       details: result.findings_count === undefined ? undefined : `${result.findings_count} findings`,
       structured: redactCallerData(ctx, result),
     });
-    return { status: 'ok' };
+    return { status: 'ok' as const };
   });
 
-  app.post('/v1/skill/fetch', { schema: { body: FetchBody } }, async (request, reply) => {
+  app.post('/v1/skill/fetch', {
+    schema: {
+      body: FetchBody,
+      produces: ['application/gzip'],
+      // Typed `unknown`: the answer is the archive stream, which Fastify sends unserialised.
+      response: { 200: Type.Unsafe<unknown>(Type.String({ format: 'binary', description: 'the folder as a .tar.gz (links stored as links)' })), 403: ErrorBody, 404: ErrorBody },
+    },
+  }, async (request, reply) => {
     const { name, kind = 'skill' } = request.body;
     const roots = (kind === 'plugin' ? ctx.settings.config.scanner.plugin_roots : ctx.settings.config.scanner.skill_roots).map((root) => expandHome(root, homeOf(ctx.settings.env)));
     let directory: string | undefined;

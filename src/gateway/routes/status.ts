@@ -1,11 +1,25 @@
+import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { connectorMode } from '../../connectors/modes.js';
 import { activeConnectors } from '../../connectors/registry.js';
 import type { GatewayContext } from '../context.js';
-import { healthBody } from './health.js';
+import { OpenObject } from './answers.js';
+import { healthBody, HealthBody } from './health.js';
+
+const ConnectorModeBody = OpenObject(
+  { connector: Type.String(), mode: Type.String(), enforcement_surface: Type.String() },
+  'how a connector is enforced (spec "Connector mode")',
+);
+const StatusBody = Type.Object({
+  ...HealthBody.properties,
+  runtime: Type.Object({ pid: Type.Integer(), data_dir: Type.String(), node: Type.String() }),
+  provenance: Type.Object({ binary_version: Type.String(), config_path: Type.String(), config_sha256: Type.String() }),
+  connector_mode: Type.Optional(ConnectorModeBody),
+  connector_modes: Type.Array(ConnectorModeBody),
+});
 
 export function statusRoutes(app: FastifyInstance, ctx: GatewayContext): void {
-  app.get('/status', async () => {
+  app.get('/status', { schema: { response: { 200: StatusBody } } }, async () => {
     const { config, paths, sha256, path } = ctx.settings;
     const modes = activeConnectors(config).map((c) => connectorMode(c, config));
     return {

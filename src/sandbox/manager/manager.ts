@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, realpathSync, rmSync, rmdirSync, statSync } from
 import { isAbsolute, join } from 'node:path';
 import { SandboxApiError } from '../errors.js';
 import type { ImageStore, Image } from '../images/store.js';
-import type { ResolvedPolicy, RunOptions, SandboxPolicyPort, SnapshotInfo, WorkspacePort } from '../ports.js';
+import type { ResolvedPolicy, ReviewReport, RunOptions, SandboxPolicyPort, SnapshotInfo, WorkspacePort } from '../ports.js';
 import type { ComputeDriver, Mount, SandboxSpec } from '../runtime/driver.js';
 import { logText } from '../runtime/run-log.js';
 import { parseMemory } from '../runtime/resource-limits.js';
@@ -386,7 +386,7 @@ export class SandboxManager {
     });
   }
 
-  review(name: string, options: { diff?: boolean } = {}): Promise<unknown> {
+  review(name: string, options: { diff?: boolean } = {}): Promise<ReviewReport> {
     return this.#locked(name, async () => {
       const record = this.#record(name);
       if (record.workdir_mode !== 'mount') throw new SandboxApiError('invalid_request', `sandbox ${name} works on a copy: review the copy where it was pulled`);
