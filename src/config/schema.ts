@@ -3,6 +3,8 @@
 // every key carries a `description` an operator can act on. Every object rejects unknown keys so a typo is an
 // error, not a silently ignored setting.
 import Type, { type Static } from 'typebox';
+import { DeploymentSection } from './sections/deployment.js';
+import { guardrailRuntimeKeys } from './sections/guardrail-runtime.js';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
 
 export const CURRENT_CONFIG_VERSION = 9;
@@ -85,6 +87,7 @@ export const GuardrailSection = Type.Object(
     hook_fail_mode: Enum(['closed', 'open'] as const, 'closed',
       'What hook scripts do when the sidecar cannot answer: `closed` blocks the tool call, `open` allows it ' +
         '(and records the bypass in `hook-failures.jsonl`).'),
+    ...guardrailRuntimeKeys,
   },
   strict('What the guardrail inspects, how strictly, and what happens when it cannot answer.'),
 );
@@ -377,6 +380,7 @@ export const ConfigSchema = Type.Object(
     llm_providers: LlmProvidersSection,
     asset_policy: AssetPolicySection,
     admission: AdmissionSection,
+    deployment: DeploymentSection,
     policy_dir: Type.String({
       default: '',
       description: 'Folder of the operator\'s own Rego modules (`*.rego`) and `data.json`, loaded beside the shipped ' +

@@ -8,6 +8,17 @@ import type { FleetContext } from '../fleet/context.js';
 import type { PolicyService } from '../policy/service.js';
 import type { HealthRegistry } from './health.js';
 
+/**
+ * What a route may ask of the running process (runtime.ts provides it). Both act after the current answer has
+ * been sent: a restart or a shutdown closes the listener the asking request came in on.
+ */
+export interface GatewayLifecycle {
+  /** Reload config.yaml and rebind both listeners, as SIGHUP does (a config that fails to load keeps the running one). */
+  requestRestart(): void;
+  /** Stop gracefully, as SIGTERM does: drain, flush the audit trail, exit 0 (in the CLI). */
+  requestShutdown(): void;
+}
+
 export interface GatewayContext {
   settings: Settings;
   audit: AuditStore;
@@ -19,6 +30,7 @@ export interface GatewayContext {
   policy: PolicyService;
   version: string;
   startedAt: Date;
+  lifecycle: GatewayLifecycle;
   /** Present when fleet.enabled. */
   fleet?: FleetContext;
 }

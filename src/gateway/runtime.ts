@@ -25,7 +25,7 @@ import { buildProxy } from '../proxy/server.js';
 import { Upstream } from '../proxy/upstream.js';
 import { listenOn } from '../util/listen.js';
 import { VERSION } from '../version.js';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext, GatewayLifecycle } from './context.js';
 import { openFleet } from '../fleet/context.js';
 import { resolvePolicyDir } from '../policy/files.js';
 import { PolicyService } from '../policy/service.js';
@@ -93,7 +93,9 @@ interface Listeners {
   proxyUrl: string;
 }
 
-async function listen({ settings, inspector, registry, policy }: Prepared, logger: FastifyBaseLogger, startedAt: Date): Promise<Listeners> {
+async function listen(
+  { settings, inspector, registry, policy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, lifecycle: GatewayLifecycle,
+): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
   const audit = new AuditStore(paths.auditDb, (err) => {
@@ -105,7 +107,7 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
   const hookTokens = new HookTokens(paths.hooksDir);
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt };
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, lifecycle };
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -124,7 +126,10 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
     await listenOn(sidecar, bind, config.gateway.api_port, 'the sidecar API (gateway.api_port)');
     health.set('sidecar', 'running');
     const proxyContext = {
-      config, audit, registry, upstream, logger,
+      // Read through the routes' settings, so a guardrail change applied in place (PATCH /v1/guardrail/config)
+      // reaches the proxy too.
+      get config() { return ctx.settings.config; },
+      audit, registry, upstream, logger,
       readConfig: () => loadConfigFile(settings.path).config,
       auth: new ProxyAuthenticator(settings.token?.token, await deriveMasterKey(paths.deviceKey)),
       inspection: new ProxyInspection(inspector),
@@ -154,14 +159,34 @@ async function close(listeners: Listeners): Promise<void> {
   listeners.chainsDb.close();
 }
 
-export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
+export interface StartOptions {
+  /**
+   * How the process stops when a route asks it to (POST /api/v1/admin/shutdown): the CLI passes the same stop its
+   * SIGTERM handler runs, which exits the process; without one the gateway only stops its listeners.
+   */
+  onShutdownRequest?: () => void;
+}
+
+export async function startGateway(env: NodeJS.ProcessEnv = process.env, options: StartOptions = {}): Promise<RunningGateway> {
   let prepared = prepare(env);
   let { settings } = prepared;
   const logger = createLogger(envVar(env, 'WARDEN_LOG_LEVEL') ?? settings.config.gateway.log_level);
   const startedAt = new Date();
   if (settings.createdConfig) logger.info({ path: settings.path }, 'created default configuration');
   if (settings.createdToken) logger.info({ path: settings.paths.dotenv }, 'created gateway token WARDEN_GATEWAY_TOKEN');
-  let listeners = await listen(prepared, logger, startedAt);
+  // Restarts run one at a time; a request for one while another runs is served by the one running.
+  let restarting: Promise<void> | undefined;
+  const lifecycle: GatewayLifecycle = {
+    requestRestart: () => {
+      restarting ??= running.restart().catch((err: Error) => logger.error({ err: err.message }, 'requested restart failed'))
+        .finally(() => (restarting = undefined));
+    },
+    requestShutdown: () => {
+      if (options.onShutdownRequest) options.onShutdownRequest();
+      else void running.stop().catch((err: Error) => logger.error({ err: err.message }, 'requested shutdown failed'));
+    },
+  };
+  let listeners = await listen(prepared, logger, startedAt, lifecycle);
   const writePidFile = () =>
     writeProcessInfo(settings.paths.pidFile, {
       pid: process.pid, sidecar: listeners.sidecarUrl, proxy: listeners.proxyUrl, started_at: startedAt.toISOString(),
@@ -169,7 +194,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
     });
   writePidFile();
 
-  return {
+  const running: RunningGateway = {
     get sidecarUrl() { return listeners.sidecarUrl; },
     get proxyUrl() { return listeners.proxyUrl; },
     get settings() { return settings; },
@@ -185,7 +210,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
       await close(listeners);
       prepared = next;
       settings = next.settings;
-      listeners = await listen(prepared, logger, startedAt);
+      listeners = await listen(prepared, logger, startedAt, lifecycle);
       writePidFile();
       logger.info('gateway restarted');
     },
@@ -195,4 +220,5 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env): Promis
       removeProcessInfoIfOurs(settings.paths.pidFile);
     },
   };
+  return running;
 }

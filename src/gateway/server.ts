@@ -14,10 +14,12 @@ import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { enforceRoutes } from './routes/enforce.js';
 import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
+import { guardrailRoutes } from './routes/guardrail.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
 import { policyRoutes } from './routes/policy.js';
+import { runtimeRoutes } from './routes/runtime.js';
 import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
@@ -68,6 +70,8 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   scanRoutes(app, ctx);
   enforceRoutes(app, ctx);
   policyRoutes(app, ctx);
+  guardrailRoutes(app, ctx);
+  await app.register(async (instance) => runtimeRoutes(instance, ctx));
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {

@@ -10,10 +10,12 @@ Reads $WARDEN_HOME/config.yaml (default ~/.warden), creating it on first start, 
 Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and restarts the listeners.`)
     .action(async () => {
       const { startGateway } = await import('../../gateway/runtime.js');
-      const gateway = await startGateway(process.env);
-      // Signals are handled before `ready` is printed: a script may send SIGTERM as soon as it reads it.
       const { stopOnSignals } = await import('../stop-on-signals.js');
-      stopOnSignals(() => gateway.stop());
+      // POST /api/v1/admin/shutdown stops as SIGTERM does; it cannot arrive before the listeners (and `stop`) exist.
+      let stop: () => void = () => {};
+      const gateway = await startGateway(process.env, { onShutdownRequest: () => stop() });
+      // Signals are handled before `ready` is printed: a script may send SIGTERM as soon as it reads it.
+      stop = stopOnSignals(() => gateway.stop());
       process.on('SIGHUP', () => {
         void gateway.restart().then(
           () => process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { connectorMode } from '../../connectors/modes.js';
 import { activeConnectors } from '../../connectors/registry.js';
+import { dataDirIdentity } from '../../config/data-dir-identity.js';
 import type { GatewayContext } from '../context.js';
 import { healthBody } from './health.js';
 
@@ -10,7 +11,7 @@ export function statusRoutes(app: FastifyInstance, ctx: GatewayContext): void {
     const modes = activeConnectors(config).map((c) => connectorMode(c, config));
     return {
       ...healthBody(ctx),
-      runtime: { pid: process.pid, data_dir: paths.home, node: process.version },
+      runtime: { pid: process.pid, data_dir: paths.home, data_dir_id: dataDirIdentity(paths.home), node: process.version },
       provenance: { binary_version: ctx.version, config_path: path, config_sha256: sha256 },
       connector_mode: modes[0],
       connector_modes: modes,
