@@ -208,6 +208,19 @@ describe('GET and PATCH /v1/guardrail/config', () => {
     assert.equal(same.json.status, 'unchanged');
   });
 
+  it('the block message reaches the proxy with the next blocked call', async () => {
+    assert.equal((await call(gw.url, 'PATCH', '/v1/guardrail/config', { mode: 'action' })).json.status, 'updated');
+    // Blocked on the way in: nothing is forwarded, so no provider is needed.
+    const response = await fetch(`${gw.gateway.proxyUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-warden-auth': `Bearer ${TOKEN}` },
+      body: JSON.stringify({ model: 'gpt-x', messages: [{ role: 'user', content: 'deploy with ghp_abcdefghijklmnopqrstuvwxyz0123456789' }] }),
+    });
+    assert.equal(response.headers.get('x-warden-blocked'), 'true');
+    const answer = (await response.json()) as Json;
+    assert.match(answer.choices[0].message.content, /^Ask security@example\.com\n\nBlocked by Warden policy: rule SECRET-/);
+  });
+
   it('a connector change restarts the listeners onto the written file', async () => {
     const oldUrl = gw.gateway.sidecarUrl;
     const { status, json } = await call(gw.url, 'PATCH', '/v1/guardrail/config', { connector: 'cursor' });
@@ -219,7 +232,7 @@ describe('GET and PATCH /v1/guardrail/config', () => {
     await eventually(() => gw.gateway.sidecarUrl !== oldUrl, 'the restarted sidecar', 15_000);
     const status2 = await call(gw.gateway.sidecarUrl, 'GET', '/status');
     assert.equal(status2.json.connector_mode.connector, 'cursor');
-    assert.equal((await call(gw.gateway.sidecarUrl, 'GET', '/v1/guardrail/config')).json.mode, 'observe', 'earlier in-place changes persist');
+    assert.equal((await call(gw.gateway.sidecarUrl, 'GET', '/v1/guardrail/config')).json.hilt_min_severity, 'MEDIUM', 'earlier in-place changes persist');
     const refused = await fetch(`${oldUrl}/health`).then(() => 'answered', () => 'refused');
     assert.equal(refused, 'refused', 'the old listener is closed');
   });
