@@ -161,6 +161,12 @@ async function close(listeners: Listeners): Promise<void> {
 
 export interface StartOptions {
   /**
+   * How the process restarts when a route asks it to (a connector change through PATCH /v1/guardrail/config): the
+   * CLI passes its SIGHUP handler (which prints the new ready line, and exits 1 when the listeners cannot be bound
+   * again); without one the gateway restarts and logs a failure.
+   */
+  onRestartRequest?: () => void;
+  /**
    * How the process stops when a route asks it to (POST /api/v1/admin/shutdown): the CLI passes the same stop its
    * SIGTERM handler runs, which exits the process; without one the gateway only stops its listeners.
    */
@@ -178,6 +184,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
   let restarting: Promise<void> | undefined;
   const lifecycle: GatewayLifecycle = {
     requestRestart: () => {
+      if (options.onRestartRequest) return options.onRestartRequest();
       restarting ??= running.restart().catch((err: Error) => logger.error({ err: err.message }, 'requested restart failed'))
         .finally(() => (restarting = undefined));
     },

@@ -1,5 +1,6 @@
 // Runtime control over real HTTP: the shutdown route's refusals (another address, another pid, another data
-// directory) in process, and its success against the real CLI gateway, which exits 0 after answering; the canary,
+// directory) in process, and its success against the real CLI gateway, which exits 0 after answering (after a
+// restart a connector change asked for, which prints a new ready line); the canary,
 // the watchdog's recovery record, the destination-test recorder (loopback and the exact client marker) and the CLI
 // events, each with its audit row.
 import assert from 'node:assert/strict';
@@ -145,15 +146,26 @@ describe('runtime control routes', () => {
   });
 });
 
-describe('POST /api/v1/admin/shutdown against the real CLI gateway', () => {
-  it('answers 202 and the process drains, records it and exits 0', async () => {
+describe('restart and shutdown requested through the API, against the real CLI gateway', () => {
+  it('a connector change restarts it (a new ready line); a shutdown answers 202, then it drains, records it and exits 0', async () => {
     const home = tempHome(EPHEMERAL_CONFIG, { WARDEN_GATEWAY_TOKEN: TOKEN });
     try {
       const gateway = await spawnGateway(home.env);
       const exited = once(gateway.proc, 'exit');
-      const status = (await (await fetch(`${gateway.sidecar}/status`, { headers: authHeaders(TOKEN) })).json()) as Json;
+      const readyAgain = new Promise<string>((resolve) => {
+        gateway.proc.stdout.on('data', (chunk: Buffer) => {
+          const match = /^ready sidecar=(\S+) proxy=\S+$/m.exec(chunk.toString());
+          if (match) resolve(match[1]!);
+        });
+      });
+      const patched = await fetch(`${gateway.sidecar}/v1/guardrail/config`, { method: 'PATCH', headers: authHeaders(TOKEN), body: JSON.stringify({ connector: 'codex' }) });
+      assert.equal(patched.status, 202);
+      const sidecar = await readyAgain;
+      assert.notEqual(sidecar, gateway.sidecar, 'rebound on a new ephemeral port');
+      const status = (await (await fetch(`${sidecar}/status`, { headers: authHeaders(TOKEN) })).json()) as Json;
+      assert.equal(status.connector_mode.connector, 'codex');
       assert.equal(status.runtime.pid, gateway.proc.pid);
-      const answer = await post(gateway.sidecar, '/api/v1/admin/shutdown', { pid: status.runtime.pid, data_dir_id: status.runtime.data_dir_id });
+      const answer = await post(sidecar, '/api/v1/admin/shutdown', { pid: status.runtime.pid, data_dir_id: status.runtime.data_dir_id });
       assert.deepEqual(answer, { status: 202, json: { status: 'shutting_down', pid: gateway.proc.pid } });
       const [code] = (await exited) as [number | null];
       assert.equal(code, 0);

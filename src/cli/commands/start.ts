@@ -11,12 +11,14 @@ Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and res
     .action(async () => {
       const { startGateway } = await import('../../gateway/runtime.js');
       const { stopOnSignals } = await import('../stop-on-signals.js');
-      // POST /api/v1/admin/shutdown stops as SIGTERM does; it cannot arrive before the listeners (and `stop`) exist.
+      // Routes may ask for a shutdown (POST /api/v1/admin/shutdown) or a restart (a connector change): the same as
+      // SIGTERM and SIGHUP. Neither can arrive before the listeners, and so these handlers, exist.
       let stop: () => void = () => {};
-      const gateway = await startGateway(process.env, { onShutdownRequest: () => stop() });
+      let restart: () => void = () => {};
+      const gateway = await startGateway(process.env, { onShutdownRequest: () => stop(), onRestartRequest: () => restart() });
       // Signals are handled before `ready` is printed: a script may send SIGTERM as soon as it reads it.
       stop = stopOnSignals(() => gateway.stop());
-      process.on('SIGHUP', () => {
+      restart = () => {
         void gateway.restart().then(
           () => process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`),
           (err: Error) => {
@@ -24,7 +26,8 @@ Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and res
             process.exit(1);
           },
         );
-      });
+      };
+      process.on('SIGHUP', () => restart());
       process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`);
     });
 }
