@@ -5,6 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { Settings } from '../config/settings.js';
 import type { Inspector } from '../guardrail/inspector.js';
 import { verdictThresholds } from '../guardrail/thresholds.js';
+import type { HealthRegistry } from './health.js';
 import { runningGateway } from './process-record.js';
 
 export interface Reload {
@@ -54,7 +55,10 @@ export function applyWrittenSection<K extends keyof Config>(running: { settings:
  * verdict is decided with (sidecar hooks and inspections, and the proxy, share the one inspector). What needs new
  * listeners or a new rule pack (the connector, the pack, the ports) waits for a restart; see guardrail/runtime-settings.ts.
  */
-export function applyWrittenGuardrail(running: { settings: Settings; inspector: Inspector }, written: Config): void {
+export function applyWrittenGuardrail(running: { settings: Settings; inspector: Inspector; health: HealthRegistry }, written: Config): void {
   applyWrittenSection(running, written, 'guardrail');
   running.inspector.useThresholds(verdictThresholds(running.settings.config));
+  // GET /health reports the proxy's mode: keep it true.
+  const proxy = running.health.snapshot().guardrail_proxy;
+  if (proxy) running.health.set('guardrail_proxy', proxy.state, { ...proxy, details: { ...proxy.details, mode: written.guardrail.mode } });
 }

@@ -202,6 +202,7 @@ describe('GET and PATCH /v1/guardrail/config', () => {
     assert.equal(after.json.action, 'allow', 'observe mode applies to the very next verdict');
     assert.equal(after.json.raw_action, 'block');
     assert.equal((await call(gw.url, 'GET', '/v1/guardrail/config')).json.hilt_min_severity, 'MEDIUM');
+    assert.equal((await call(gw.url, 'GET', '/health')).json.subsystems.guardrail_proxy.details.mode, 'observe');
     const audit = rows(gw).filter((r) => r.action === 'guardrail-config-update');
     assert.ok(audit.some((r) => /mode: "action" -> "observe"/.test(r.details!)));
     const same = await call(gw.url, 'PATCH', '/v1/guardrail/config', { mode: 'observe' });
