@@ -222,6 +222,13 @@ describe('GET and PATCH /v1/guardrail/config', () => {
     assert.match(answer.choices[0].message.content, /^Ask security@example\.com\n\nBlocked by Warden policy: rule SECRET-/);
   });
 
+  it('evaluate decides with the patched HILT settings: a HIGH finding would ask a human, and this caller cannot, so it blocks', async () => {
+    const { json } = await call(gw.url, 'POST', '/v1/guardrail/evaluate', {
+      evaluation_id: 'ev-hilt', direction: 'prompt', mode: 'action', cisco_result: { is_safe: false, severity: 'HIGH', rules: [{ rule_name: 'PII' }] },
+    });
+    assert.deepEqual([json.action, json.raw_action, json.severity], ['block', 'block', 'HIGH']);
+  });
+
   it('a connector change restarts the listeners onto the written file', async () => {
     const oldUrl = gw.gateway.sidecarUrl;
     const { status, json } = await call(gw.url, 'PATCH', '/v1/guardrail/config', { connector: 'cursor' });
