@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // warden-hook: what an AI coding agent runs for every hook event, as installed by `warden setup <connector>`:
-//   node warden-hook.mjs <connector> [--home DIR] [--event NAME] [EVENT_JSON]
+//   node warden-hook.mjs <connector> [--home DIR] [--event NAME] [--notify] [EVENT_JSON]
 // It sends the event (stdin, or EVENT_JSON as the last argument, as Codex's `notify` passes it) to the sidecar's
-// POST /api/v1/<connector>/hook and answers as the sidecar says: prints `native.stdout` as JSON and `native.stderr`,
+// POST /api/v1/<connector>/hook (with --notify, the connector's turn-complete notifier /api/v1/<connector>/notify)
+// and answers as the sidecar says: prints `native.stdout` as JSON and `native.stderr`,
 // and exits with `native.exit_code`. When the sidecar cannot be asked, the fail mode answers (docs/hooks.md).
 // hooks/warden-hook.sh, the faster command setup installs where sh and curl exist, hands its failures over here so the
 // fail mode lives in one place: `--failed REASON` (it could not ask; REASON in Warden's words) or `--answered STATUS`
@@ -42,6 +43,7 @@ function parseArgs(argv) {
   const args = { positional: [] };
   for (let i = 0; i < argv.length; i++) {
     if (['--home', '--event', '--failed', '--answered'].includes(argv[i])) args[argv[i].slice(2)] = argv[++i];
+    else if (argv[i] === '--notify') args.notify = true;
     else args.positional.push(argv[i]);
   }
   args.connector = args.positional.shift() ?? '';
@@ -187,7 +189,7 @@ async function ask(args, home, settings, event) {
   const sidecar = [settings.sidecar, readJson(join(home, 'gateway.json')).sidecar].find((s) => typeof s === 'string') ?? DEFAULT_SIDECAR;
   let url;
   try {
-    url = new URL(`${sidecar.replace(/\/+$/, '')}/api/v1/${args.connector}/hook`);
+    url = new URL(`${sidecar.replace(/\/+$/, '')}/api/v1/${args.connector}/${args.notify ? 'notify' : 'hook'}`);
   } catch {
     throw new HookFailure('invalid sidecar URL in the hook settings');
   }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # warden-hook.sh: the hook command `warden setup <connector>` installs where `sh` and `curl` exist, because an agent
 # runs it on every tool call and starting Node.js costs more than the whole check. Same arguments as warden-hook.mjs:
-#   sh warden-hook.sh <connector> [--home DIR] [--event NAME] [EVENT_JSON]
+#   sh warden-hook.sh <connector> [--home DIR] [--event NAME] [--notify] [EVENT_JSON]
 # It posts the event (stdin, or EVENT_JSON as the last argument, as Codex's `notify` passes it) to the sidecar's
-# POST /api/v1/<connector>/hook?native=1, whose answer is the exit code, the stderr text (escaped on one line) and
-# the stdout bytes (src/connectors/hook-answer-text.ts), prints them and exits with the code. Only sh built-ins and one curl run on the
+# POST /api/v1/<connector>/hook?native=1 (with --notify, the connector's turn-complete notifier .../notify), whose
+# answer is the exit code, the stderr text (escaped on one line) and the stdout bytes
+# (src/connectors/hook-answer-text.ts), prints them and exits with the code. Only sh built-ins and one curl run on the
 # happy path. Everything else goes to warden-hook.mjs, so the fail mode lives in one place: before the event is read
 # (no settings, odd arguments) it runs instead of this script; after, it gets `--failed REASON` or, for an answer
 # this script cannot use, `--answered STATUS` with the answer on stdin. The settings come from
@@ -14,6 +15,7 @@
 connector=${1-}
 home=${WARDEN_HOME:-${HOME:+$HOME/.warden}}
 event=
+route=hook
 inline=
 has_inline=
 
@@ -27,6 +29,10 @@ parse() {
         [ $# -ge 2 ] || return 1
         if [ "$1" = --home ]; then home=$2; else event=$2; fi
         shift 2
+        ;;
+      --notify)
+        route=notify
+        shift
         ;;
       --failed | --answered) return 1 ;;
       *)
@@ -76,7 +82,7 @@ if [ -z "$sidecar" ] && [ -r "$home/gateway.json" ]; then
 fi
 sidecar=${sidecar:-http://127.0.0.1:18970}
 while :; do case $sidecar in */) sidecar=${sidecar%/} ;; *) break ;; esac; done
-url=$sidecar/api/v1/$connector/hook?native=1${event:+&event=$event}
+url=$sidecar/api/v1/$connector/$route?native=1${event:+&event=$event}
 max_time=$((total_ms / 1000)).$((total_ms % 1000 / 100))$((total_ms % 100 / 10))$((total_ms % 10))
 
 # From here on the event is being read: failures go to warden-hook.mjs with the fail mode.

@@ -92,6 +92,19 @@ export const AUDIT_MIGRATIONS: readonly string[] = [
   CREATE VIEW alerts AS
     SELECT * FROM audit_events WHERE severity IN ('CRITICAL', 'HIGH', 'MEDIUM', 'LOW');
   `,
+  // 3: alert dispositions (POST /api/v1/alerts/disposition): the operator's current word on an alert, kept beside
+  // the append-only trail (every change is also an audit row). Alerts are now looked up by id, so alert rows get
+  // an index on it (partial: other rows do not pay for it).
+  `
+  CREATE TABLE alert_dispositions (
+    alert_id    TEXT PRIMARY KEY,
+    disposition TEXT NOT NULL CHECK (disposition IN ('acknowledged', 'false_positive', 'resolved')),
+    note        TEXT NOT NULL DEFAULT '',
+    actor       TEXT,
+    updated_at  TEXT NOT NULL
+  );
+  CREATE INDEX audit_events_alert_ids ON audit_events(id) WHERE severity IN ('CRITICAL', 'HIGH', 'MEDIUM', 'LOW');
+  `,
 ];
 
 export const AUDIT_SCHEMA: Schema = { name: 'audit database', migrations: AUDIT_MIGRATIONS };

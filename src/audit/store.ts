@@ -12,6 +12,10 @@ import { WardenError } from '../errors.js';
 import { isoNow } from '../util/iso-now.js';
 import { uuidv7 } from '../util/uuidv7.js';
 import { openAuditDatabase } from './database.js';
+import {
+  dispositionAuditEvent, dispositionsOf, planDispositions, storeDispositions,
+  type DispositionOfAlert, type DispositionPlan, type DispositionRequest,
+} from './dispositions.js';
 import { EGRESS_COLUMNS, egressRowValues, type NewEgressRecord } from './egress.js';
 import { COLUMNS, fromRow, rowValues, type AuditEvent, type NewAuditEvent, type Row } from './events.js';
 import { AUDIT_LIMITS } from './limits.js';
@@ -83,6 +87,7 @@ class MultiRowInsert {
 export class AuditStore {
   private readonly db: Database.Database;
   private readonly insertBatch: (rows: Pending[]) => void;
+  private readonly insertEvents: MultiRowInsert;
   private queue: Pending[] = [];
   private commitScheduled: NodeJS.Immediate | undefined;
   private readonly observers: CommitObserver[] = [];
@@ -90,8 +95,9 @@ export class AuditStore {
   /** Opens (and migrates) audit.db at `path`; `onError` hears about every row that could not be committed. */
   constructor(path: string, private readonly onError: (err: Error) => void = () => {}) {
     this.db = openAuditDatabase(path);
+    this.insertEvents = new MultiRowInsert(this.db, 'audit_events', COLUMNS);
     const inserts = {
-      events: new MultiRowInsert(this.db, 'audit_events', COLUMNS),
+      events: this.insertEvents,
       egress: new MultiRowInsert(this.db, 'network_egress', EGRESS_COLUMNS),
     };
     // Rows append under an integer sequence (migration 2); their uuidv7 ids sort by time for whoever exports them.
@@ -172,10 +178,44 @@ export class AuditStore {
     if (error) throw error;
   }
 
-  async recentAlerts(limit: number): Promise<AuditEvent[]> {
+  /** The newest alerts, each with its disposition when it has one. */
+  async recentAlerts(limit: number): Promise<(AuditEvent & { disposition?: DispositionOfAlert })[]> {
     this.commit();
     const rows = this.db.prepare(`SELECT ${COLUMNS.join(', ')} FROM alerts ORDER BY seq DESC LIMIT ?`).all(limit) as Row[];
-    return rows.map(fromRow);
+    const alerts = rows.map(fromRow);
+    const dispositions = dispositionsOf(this.db, alerts.map((a) => a.id));
+    return alerts.map((a) => (dispositions.has(a.id) ? { ...a, disposition: dispositions.get(a.id)! } : a));
+  }
+
+  /** What setting `request`'s disposition would change (alerts appended so far included); changes nothing. */
+  previewDisposition(request: DispositionRequest): DispositionPlan {
+    this.commit();
+    return planDispositions(this.db, request);
+  }
+
+  /**
+   * Sets the disposition: the dispositions and one audit row per changed alert commit in one transaction (after
+   * everything queued before), so an answer that says "applied" is on disk. Throws when the write fails.
+   */
+  applyDisposition(request: DispositionRequest): DispositionPlan {
+    const firstError = this.commit();
+    if (firstError) throw firstError;
+    try {
+      return this.db.transaction(() => {
+        const plan = planDispositions(this.db, request);
+        const at = isoNow();
+        const values: unknown[] = [];
+        for (const change of plan.changes) values.push(...rowValues(uuidv7(), at, dispositionAuditEvent(change, request)));
+        if (values.length > 0) this.insertEvents.run(values);
+        storeDispositions(this.db, plan.changes, request, at);
+        return plan;
+      }).immediate();
+    } catch (err) {
+      if (err instanceof WardenError) throw err;
+      const error = new AuditWriteFailed((err as Error).message);
+      this.onError(error);
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,8 @@ import { AiDiscoverySection } from './sections/ai-discovery.js';
 import { CustomPacksSection } from './sections/custom-packs.js';
 import { JudgeSource } from './sections/judge-source.js';
 import { OllamaPorts } from './sections/llm-providers.js';
+import { DeploymentSection } from './sections/deployment.js';
+import { guardrailRuntimeKeys } from './sections/guardrail-runtime.js';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
 import { OpenshellRuntimeKeys } from './sections/openshell.js';
 import { RulesSection } from './sections/rules.js';
@@ -95,6 +97,7 @@ export const GuardrailSection = Type.Object(
     hook_fail_mode: Enum(['closed', 'open'] as const, 'closed',
       'What hook scripts do when the sidecar cannot answer: `closed` blocks the tool call, `open` allows it ' +
         '(and records the bypass in `hook-failures.jsonl`).'),
+    ...guardrailRuntimeKeys,
   },
   strict('What the guardrail inspects, how strictly, and what happens when it cannot answer.'),
 );
@@ -399,6 +402,7 @@ export const ConfigSchema = Type.Object(
     judge_source: JudgeSource,
     telemetry: TelemetrySection,
     observability: ObservabilitySection,
+    deployment: DeploymentSection,
     policy_dir: Type.String({
       default: '',
       description: 'Folder of the operator\'s own Rego modules (`*.rego`) and `data.json`, loaded beside the shipped ' +

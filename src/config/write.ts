@@ -7,16 +7,20 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { ConfigError, validateConfigObject } from './load.js';
 import { CURRENT_CONFIG_VERSION, type Config } from './schema.js';
 
-/** Apply `edit` to the YAML document at `path`, validate, and write atomically. Returns the new config. */
-export function updateConfigFile(path: string, edit: (doc: Document) => void): Config {
+/**
+ * Apply `edit` to the YAML document at `path`, validate, and write atomically. Returns the new config. `check`
+ * may refuse the validated result (by throwing) for rules the schema cannot express; nothing is written then.
+ */
+export function updateConfigFile(path: string, edit: (doc: Document) => void, check?: (config: Config) => void): Config {
   const before = readFileSync(path, 'utf8');
   const doc = parseDocument(before);
   if (doc.errors.length > 0) throw new ConfigError(`${path}: invalid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
   edit(doc);
   const text = doc.toString();
   const lines = new LineCounter();
-  const check = parseDocument(text, { lineCounter: lines });
-  const config = validateConfigObject(check.toJS(), path, check, lines);
+  const parsed = parseDocument(text, { lineCounter: lines });
+  const config = validateConfigObject(parsed.toJS(), path, parsed, lines);
+  check?.(config);
   // Another writer changed the file while we edited it: refuse rather than lose their change.
   if (readFileSync(path, 'utf8') !== before) throw new ConfigError(`${path} changed while it was being updated; try again`);
   writeFileAtomic(path, text);

@@ -12,6 +12,17 @@ import type { HealthRegistry } from './health.js';
 import type { EventWriter } from '../telemetry/events/writer.js';
 import type { GatewayMetrics } from '../telemetry/metrics.js';
 
+/**
+ * What a route may ask of the running process (runtime.ts provides it). Both act after the current answer has
+ * been sent: a restart or a shutdown closes the listener the asking request came in on.
+ */
+export interface GatewayLifecycle {
+  /** Reload config.yaml and rebind both listeners, as SIGHUP does (a config that fails to load keeps the running one). */
+  requestRestart(): void;
+  /** Stop gracefully, as SIGTERM does: drain, flush the audit trail, exit 0 (in the CLI). */
+  requestShutdown(): void;
+}
+
 export interface GatewayContext {
   settings: Settings;
   audit: AuditStore;
@@ -23,6 +34,7 @@ export interface GatewayContext {
   policy: PolicyService;
   version: string;
   startedAt: Date;
+  lifecycle: GatewayLifecycle;
   /** Present when fleet.enabled. */
   fleet?: FleetContext;
   /** Present when openshell.enabled and the gateway was given the sandbox ports (src/sandbox/service.ts). */

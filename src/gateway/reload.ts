@@ -3,6 +3,9 @@
 // applying one section the gateway itself just wrote without that restart.
 import type { Config } from '../config/schema.js';
 import type { Settings } from '../config/settings.js';
+import type { Inspector } from '../guardrail/inspector.js';
+import { verdictThresholds } from '../guardrail/thresholds.js';
+import type { HealthRegistry } from './health.js';
 import { runningGateway } from './process-record.js';
 
 export interface Reload {
@@ -45,4 +48,17 @@ export async function reloadGateway(
  */
 export function applyWrittenSection<K extends keyof Config>(running: { settings: Settings }, written: Config, key: K): void {
   running.settings = { ...running.settings, config: { ...running.settings.config, [key]: written[key] } };
+}
+
+/**
+ * Applies a `guardrail` section the gateway has just written: the running settings, and the thresholds every
+ * verdict is decided with (sidecar hooks and inspections, and the proxy, share the one inspector). What needs new
+ * listeners or a new rule pack (the connector, the pack, the ports) waits for a restart; see guardrail/runtime-settings.ts.
+ */
+export function applyWrittenGuardrail(running: { settings: Settings; inspector: Inspector; health: HealthRegistry }, written: Config): void {
+  applyWrittenSection(running, written, 'guardrail');
+  running.inspector.useThresholds(verdictThresholds(running.settings.config));
+  // GET /health reports the proxy's mode: keep it true.
+  const proxy = running.health.snapshot().guardrail_proxy;
+  if (proxy) running.health.set('guardrail_proxy', proxy.state, { ...proxy, details: { ...proxy.details, mode: written.guardrail.mode } });
 }

@@ -28,7 +28,7 @@ import { buildProxy } from '../proxy/server.js';
 import { Upstream } from '../proxy/upstream.js';
 import { listenOn } from '../util/listen.js';
 import { VERSION } from '../version.js';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext, GatewayLifecycle } from './context.js';
 import { openFleet } from '../fleet/context.js';
 import { resolvePolicyDir } from '../policy/files.js';
 import { PolicyService } from '../policy/service.js';
@@ -75,6 +75,17 @@ export interface GatewayOptions {
   sandboxPorts?: SandboxPortsFactory;
   /** The config_version 8 → 9 migration run in memory at start and reload; the built-in one by default. */
   migration?: MigrationDeps;
+  /**
+   * How the process restarts when a route asks it to (a connector change through PATCH /v1/guardrail/config): the
+   * CLI passes its SIGHUP handler (which prints the new ready line, and exits 1 when the listeners cannot be bound
+   * again); without one the gateway restarts and logs a failure.
+   */
+  onRestartRequest?: () => void;
+  /**
+   * How the process stops when a route asks it to (POST /api/v1/admin/shutdown): the CLI passes the same stop its
+   * SIGTERM handler runs, which exits the process; without one the gateway only stops its listeners.
+   */
+  onShutdownRequest?: () => void;
 }
 
 /** Chain state lives in its own file: its updates sit on the hook path and must not wait on the audit writer. */
@@ -155,7 +166,8 @@ function openEventWriter(settings: Settings, inspector: Inspector, metrics: Gate
 }
 
 async function listen(
-  { settings, inspector, registry, policy, legacy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, metrics: GatewayMetrics, sandbox?: SandboxService,
+  { settings, inspector, registry, policy, legacy }: Prepared, logger: FastifyBaseLogger, startedAt: Date, metrics: GatewayMetrics,
+  lifecycle: GatewayLifecycle, sandbox?: SandboxService,
 ): Promise<Listeners> {
   const { config, paths } = settings;
   const health = new HealthRegistry();
@@ -184,7 +196,7 @@ async function listen(
       events.write(recordFromOtlp(record));
     },
   });
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, telemetry, metrics, events, ...(sandbox ? { sandbox } : {}) };
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, telemetry, metrics, events, lifecycle, ...(sandbox ? { sandbox } : {}) };
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -203,7 +215,10 @@ async function listen(
     await listenOn(sidecar, bind, config.gateway.api_port, 'the sidecar API (gateway.api_port)');
     health.set('sidecar', 'running');
     const proxyContext = {
-      config, audit, registry, upstream, logger,
+      // Read through the routes' settings, so a guardrail change applied in place (PATCH /v1/guardrail/config)
+      // reaches the proxy too.
+      get config() { return ctx.settings.config; },
+      audit, registry, upstream, logger,
       readConfig: () => loadConfigFile(settings.path, { legacy }).config,
       auth: new ProxyAuthenticator(settings.token?.token, await deriveMasterKey(paths.deviceKey)),
       inspection: new ProxyInspection(inspector),
@@ -270,7 +285,20 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
     : undefined;
   if (sandbox && sandbox.state !== 'running') logger.warn({ state: sandbox.state, reason: sandbox.reason }, 'sandbox manager not running');
   const metrics = new GatewayMetrics();
-  let listeners = await listen(prepared, logger, startedAt, metrics, sandbox);
+  // Restarts run one at a time; a request for one while another runs is served by the one running.
+  let restarting: Promise<void> | undefined;
+  const lifecycle: GatewayLifecycle = {
+    requestRestart: () => {
+      if (options.onRestartRequest) return options.onRestartRequest();
+      restarting ??= running.restart().catch((err: Error) => logger.error({ err: err.message }, 'requested restart failed'))
+        .finally(() => (restarting = undefined));
+    },
+    requestShutdown: () => {
+      if (options.onShutdownRequest) options.onShutdownRequest();
+      else void running.stop().catch((err: Error) => logger.error({ err: err.message }, 'requested shutdown failed'));
+    },
+  };
+  let listeners = await listen(prepared, logger, startedAt, metrics, lifecycle, sandbox);
   listeners.events.write(startRecord(listeners, false));
   const writePidFile = () =>
     writeProcessInfo(settings.paths.pidFile, {
@@ -279,7 +307,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
     });
   writePidFile();
 
-  return {
+  const running: RunningGateway = {
     get sidecarUrl() { return listeners.sidecarUrl; },
     get proxyUrl() { return listeners.proxyUrl; },
     get settings() { return settings; },
@@ -297,7 +325,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
       await close(listeners, 'gateway-reload');
       prepared = next;
       settings = next.settings;
-      listeners = await listen(prepared, logger, startedAt, metrics, sandbox);
+      listeners = await listen(prepared, logger, startedAt, metrics, lifecycle, sandbox);
       listeners.events.write(startRecord(listeners, true));
       writePidFile();
       noteMigration();
@@ -310,4 +338,5 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
       removeProcessInfoIfOurs(settings.paths.pidFile);
     },
   };
+  return running;
 }

@@ -17,12 +17,14 @@ import { connectorRoutes } from './routes/connectors.js';
 import { correlationRoutes } from './routes/correlation.js';
 import { enforceRoutes } from './routes/enforce.js';
 import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
+import { guardrailRoutes } from './routes/guardrail.js';
 import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
 import { otlpRoutes } from './routes/otlp.js';
 import { policyRoutes } from './routes/policy.js';
 import { sandboxRoutes } from './routes/sandbox.js';
+import { runtimeRoutes } from './routes/runtime.js';
 import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
@@ -97,6 +99,8 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
     correlationRoutes(app, ctx.telemetry);
   }
   if (ctx.metrics) metricsRoute(app, ctx.metrics);
+  guardrailRoutes(app, ctx);
+  await app.register(async (instance) => runtimeRoutes(instance, ctx));
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {

@@ -29,10 +29,20 @@ const MAX_ARG_STRINGS = 2000;
 export class Inspector {
   constructor(
     private readonly engine: InspectionEngine,
-    private readonly thresholds: VerdictThresholds,
+    private thresholds: VerdictThresholds,
   ) {
     // The cue catalogue compiles in about 0.15 s: pay it when the gateway starts, not on the first prompt.
     shippedInjectionScorer();
+  }
+
+  /** The thresholds every later verdict uses (a guardrail change applied in place: gateway/reload.ts). */
+  useThresholds(thresholds: VerdictThresholds): void {
+    this.thresholds = thresholds;
+  }
+
+  /** The thresholds verdicts are decided with now. */
+  get activeThresholds(): Readonly<VerdictThresholds> {
+    return this.thresholds;
   }
 
   /** A tool call (tool-call lane: every enabled rule, expressions over the parsed call). */

@@ -60,12 +60,19 @@ function isJson(headers: IncomingHttpHeaders): boolean {
   return typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim());
 }
 
+/** What a block answers: the operator's `guardrail.block_message` (read live: PATCH /v1/guardrail/config), then the reason. */
+const blockText = (ctx: ProxyContext) => (reason: string): string => {
+  const message = ctx.config.guardrail.block_message;
+  return message ? `${message}\n\n${reason}` : reason;
+};
+
 /** The answer the agent gets instead of the model's when the guardrail blocks. */
-function sendBlock(res: ServerResponse, format: ProviderFormat, view: RequestView, decision: ProxyDecision): void {
+function sendBlock(ctx: ProxyContext, res: ServerResponse, format: ProviderFormat, view: RequestView, decision: ProxyDecision): void {
   const headers = { 'x-warden-blocked': 'true' };
-  if (!view.stream) return sendJson(res, 200, format.blockResponse(decision.verdict.reason, view), headers);
+  const text = blockText(ctx)(decision.verdict.reason);
+  if (!view.stream) return sendJson(res, 200, format.blockResponse(text, view), headers);
   res.writeHead(200, { ...headers, 'content-type': streamContentType(format), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-  res.end(format.streamDecoder(view).blockTail(decision.verdict.reason));
+  res.end(format.streamDecoder(view).blockTail(text));
 }
 
 export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerResponse): Promise<void> {
@@ -96,7 +103,7 @@ export async function forward(ctx: ProxyContext, call: ProxiedCall, res: ServerR
     ctx.audit.append(auditEvent(call, target.provider.name, format, view, requestDecision, answer, extra));
   if (requestDecision.blocked) {
     await record(undefined, { blocked: true });
-    return sendBlock(res, format, view, requestDecision);
+    return sendBlock(ctx, res, format, view, requestDecision);
   }
 
   // Added latency (metrics): Warden's time before the upstream request leaves, plus, for a buffered answer,
@@ -196,7 +203,7 @@ async function relayBuffered(
     const decision = ctx.inspection.response(format.response(parsed));
     await recordAnswer({ decision, blocked: decision.blocked });
     if (decision.blocked) {
-      sendBlock(res, format, { ...view, stream: false }, decision);
+      sendBlock(ctx, res, format, { ...view, stream: false }, decision);
       return performance.now() - upstreamDone;
     }
   } else {
@@ -213,7 +220,7 @@ async function relayStream(
 ): Promise<void> {
   const contentType = String(upstream.headers['content-type']);
   const framer = /ndjson/i.test(contentType) ? ndjsonFramer() : sseFramer();
-  const guard = new StreamGuard(ctx.inspection, format.streamDecoder(view), format.streamDecoder(view), ctx.config.guardrail.mode === 'action');
+  const guard = new StreamGuard(ctx.inspection, format.streamDecoder(view), format.streamDecoder(view), ctx.config.guardrail.mode === 'action', blockText(ctx));
   res.writeHead(upstream.statusCode, { ...relayHeaders(upstream), 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
   // The headers normally leave with the first events (one write, one wake-up of the agent); if the model
   // is slow to start, they are sent on their own so the agent's client sees the stream open.

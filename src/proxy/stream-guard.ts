@@ -66,6 +66,8 @@ export class StreamGuard {
     private readonly sentDecoder: StreamDecoder,
     /** Action mode: hold unscanned output and cut the stream on a block. Observe mode relays at once. */
     private readonly enforce: boolean,
+    /** The text a cut stream ends with, from the verdict's reason (guardrail.block_message, see forward.ts). */
+    private readonly blockText: (reason: string) => string = (reason) => reason,
   ) {}
 
   /**
@@ -174,7 +176,7 @@ export class StreamGuard {
         this.cut = decision;
         this.pending.length = 0;
         this.syncSentDecoder();
-        return { send: this.sentDecoder.blockTail(decision.verdict.reason), blocked: decision };
+        return { send: this.sentDecoder.blockTail(this.blockText(decision.verdict.reason)), blocked: decision };
       }
     }
     let send = '';

@@ -205,7 +205,7 @@ describe('warden setup codex (config.toml)', () => {
   it('adds [[hooks.<Event>]] tables and notify, keeps everything else, and --undo restores the file', async () => {
     await roundTrip('codex', original, (text) => {
       assert.ok(text.startsWith('# my settings\nmodel = "gpt-5"\n'));
-      assert.match(text, /\n# warden: .*\nnotify = \["\/bin\/sh", "[^"]+warden-hook\.sh", "codex", "--home", "[^"]+"\]\n\n\[projects\."\/home\/me\/app"\]/);
+      assert.match(text, /\n# warden: .*\nnotify = \["\/bin\/sh", "[^"]+warden-hook\.sh", "codex", "--home", "[^"]+", "--notify"\]\n\n\[projects\."\/home\/me\/app"\]/);
       for (const event of eventsOf('codex')) {
         assert.match(text, new RegExp(`\\[\\[hooks\\.${event}\\]\\]\\n\\[\\[hooks\\.${event}\\.hooks\\]\\]\\ntype = "command"\\ncommand = ".*--event ${event}"`));
       }

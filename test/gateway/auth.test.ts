@@ -84,6 +84,7 @@ describe('sidecar without a token', () => {
       {
         settings, audit, health: new HealthRegistry(), inspector: prepared.inspector, hookInspector: new HookInspector(prepared.inspector),
         hookTokens: new HookTokens(settings.paths.hooksDir), policy: prepared.policy, version: 'test', startedAt: new Date(),
+        lifecycle: { requestRestart: () => {}, requestShutdown: () => {} },
       },
       createLogger('silent'),
     );

@@ -13,6 +13,7 @@ import { createLogger, prepare } from '../../src/gateway/runtime.js';
 import { buildSidecar } from '../../src/gateway/server.js';
 import { GatewayMetrics } from '../../src/telemetry/metrics.js';
 import { tempHome } from '../helpers/home.js';
+import { openTelemetry } from '../../src/telemetry/context.js';
 
 const TOKEN = 'openapi-test-token-0123456789';
 
@@ -26,6 +27,8 @@ async function sidecar(config?: string) {
       settings: prepared.settings, audit, health: new HealthRegistry(), inspector: prepared.inspector,
       hookInspector: new HookInspector(prepared.inspector), hookTokens: new HookTokens(prepared.settings.paths.hooksDir),
       policy: prepared.policy, version: 'test', startedAt: new Date(), metrics: new GatewayMetrics(),
+      lifecycle: { requestRestart: () => {}, requestShutdown: () => {} },
+      telemetry: openTelemetry({ home: home.dir, auditDb: join(home.dir, 'audit.db'), retentionDays: 30, storePromptText: false, maxBodyBytes: 1 << 20 }),
     },
     createLogger('silent'),
     { onRoute: (route) => void routes.push(route) },

@@ -10,11 +10,15 @@ Reads $WARDEN_HOME/config.yaml (default ~/.warden), creating it on first start, 
 Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and restarts the listeners.`)
     .action(async () => {
       const { startGateway } = await import('../../gateway/runtime.js');
-      const gateway = await startGateway(process.env);
-      // Signals are handled before `ready` is printed: a script may send SIGTERM as soon as it reads it.
       const { stopOnSignals } = await import('../stop-on-signals.js');
-      stopOnSignals(() => gateway.stop());
-      process.on('SIGHUP', () => {
+      // Routes may ask for a shutdown (POST /api/v1/admin/shutdown) or a restart (a connector change): the same as
+      // SIGTERM and SIGHUP. Neither can arrive before the listeners, and so these handlers, exist.
+      let stop: () => void = () => {};
+      let restart: () => void = () => {};
+      const gateway = await startGateway(process.env, { onShutdownRequest: () => stop(), onRestartRequest: () => restart() });
+      // Signals are handled before `ready` is printed: a script may send SIGTERM as soon as it reads it.
+      stop = stopOnSignals(() => gateway.stop());
+      restart = () => {
         void gateway.restart().then(
           () => process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`),
           (err: Error) => {
@@ -22,7 +26,8 @@ Signals: SIGTERM/SIGINT stop gracefully; SIGHUP reloads config and token and res
             process.exit(1);
           },
         );
-      });
+      };
+      process.on('SIGHUP', () => restart());
       process.stdout.write(`ready sidecar=${gateway.sidecarUrl} proxy=${gateway.proxyUrl}\n`);
     });
 }

@@ -5,7 +5,10 @@
 // PreToolUse "ask" is parsed and fails open, so confirmation is answered as deny). The hookshot Codex reference
 // (github.com/CorridorSecurity/hookshot, docs/reference-codex.md) lists the same fields.
 // Notify: Codex's config.toml `notify` program receives {"type": "agent-turn-complete", "thread-id", "turn-id",
-// "cwd", "input-messages", "last-assistant-message"}; it is fire-and-forget, so nothing it answers is read.
+// "cwd", "input-messages", "last-assistant-message"}; it is fire-and-forget, so nothing it answers is read. Setup
+// installs the hook command with `--notify`, which posts it to POST /api/v1/codex/notify. Codex runs one notify
+// program: a user's own is kept and Warden's left out (a note says how to chain them), never replaced or wrapped,
+// since wrapping would run the user's program from Warden's hook and change what their config says.
 import { decodedOnly, type HookAgent } from '../definition.js';
 import { exit2, notice } from '../native/answers.js';
 import { CLAUDE_LIFECYCLE, claudeEvents, decodeClaudeStyle, renderClaudeStyle } from '../native/claude-form.js';
@@ -49,7 +52,11 @@ export const codex: HookAgent = {
     installed: codexConfigInstalled,
     notes: (text) => [
       'Codex runs new hooks only once you trust them: open /hooks in Codex and review them.',
-      ...(foreignCodexNotify(text) ? ['config.toml already sets notify to another program, so Warden\'s notify was not installed (the hooks were).'] : []),
+      ...(foreignCodexNotify(text) ? [
+        'config.toml already sets notify to another program (Codex runs only one), so Warden\'s turn-complete notifier ' +
+          'was not installed; the hooks were. To have both, make your program also run Warden\'s: the same command as ' +
+          'the hooks with `--notify` in place of `--event …`, given the notification JSON as its last argument.',
+      ] : []),
     ],
   },
   // Codex's `[otel]` table (docs/config.md): its events as OTLP/HTTP protobuf logs, prompts not logged.

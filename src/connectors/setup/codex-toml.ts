@@ -9,7 +9,7 @@
 // `warden setup`, not the agent.
 import { AgentConfigError } from './config-file.js';
 import { checkCodexInstall, checkCodexRemove, parseCodexToml } from './codex-toml-check.js';
-import { hookArgv, hookCommand, isWardenCommand, type HookTarget } from './hook-command.js';
+import { hookCommand, isWardenCommand, notifyArgv, type HookTarget } from './hook-command.js';
 
 const BEGIN = '# >>> warden hooks: written by `warden setup codex`, removed by `warden setup codex --undo` >>>';
 const END = '# <<< warden hooks <<<';
@@ -158,7 +158,7 @@ export function installCodexConfig(text: string | undefined, events: readonly st
   else lines.push(...(lines.length > 0 && lines.at(-1)!.trim() !== '' ? [''] : []), ...ours);
 
   scanned = scan(lines);
-  const notify = [NOTIFY_NOTE, `notify = [${hookArgv(target).map((a) => JSON.stringify(a)).join(', ')}]`];
+  const notify = [NOTIFY_NOTE, `notify = [${notifyArgv(target).map((a) => JSON.stringify(a)).join(', ')}]`];
   const existing = ourNotify(scanned);
   if (existing) lines.splice(existing[0], existing[1] - existing[0], ...notify);
   else if (!notifyRange(scanned)) {

@@ -72,6 +72,11 @@ export function hookArgv(target: HookTarget, event?: string): string[] {
   return event === undefined ? argv : [...argv, '--event', event];
 }
 
+/** The argv of a turn-complete notifier (Codex's `notify`): the hook command posting to the connector's notify route. */
+export function notifyArgv(target: HookTarget): string[] {
+  return [...hookArgv(target), '--notify'];
+}
+
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -25,3 +25,15 @@ export function acceptNoBody(instance: FastifyInstance): void {
     void reply.code(400).send({ error: 'this route takes no body', code: 'WARDEN_ERR_REQUEST_BODY_UNEXPECTED', detail: 'send an empty body or {}' });
   });
 }
+
+/**
+ * Routes whose body is optional (the watchdog's and the canary's callers post nothing): an empty JSON body reads
+ * as `{}`, which the route's schema then checks like any other body.
+ */
+export function acceptEmptyBody(instance: FastifyInstance): void {
+  const json = instance.getDefaultJsonParser('error', 'error');
+  instance.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, {});
+    json(request, body as string, done);
+  });
+}

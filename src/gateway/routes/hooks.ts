@@ -4,11 +4,17 @@
 // post-tool events of a session also advance the ordered chains (see connectors/hook-inspection.ts). `?native=1` answers only the native answer, as
 // text a shell script prints as is (connectors/hook-answer-text.ts); `?event=` names the event for payloads
 // that name none, as the installed hook command knows it.
+// POST /api/v1/<connector>/notify: the turn-complete notifier of a connector that has one (Codex's `notify`
+// program: {"type": "agent-turn-complete", "thread-id", "turn-id", "cwd", "input-messages",
+// "last-assistant-message"}), judged and recorded as that connector's hook event and answered the same way; the
+// connector's hook token opens it as it opens the hook route.
 import Type from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { WardenError } from '../../errors.js';
 import { uuidv7 } from '../../util/uuidv7.js';
+import type { HookAgent } from '../../connectors/definition.js';
+import type { DecodedHookEvent } from '../../connectors/hook-event.js';
 import { findHookAgent } from '../../connectors/registry.js';
 import { NATIVE_ANSWER_TYPE, nativeAnswerText } from '../../connectors/hook-answer-text.js';
 import { isObject } from '../../util/json.js';
@@ -42,6 +48,58 @@ const HookAnswer = Type.Unsafe<unknown>(Type.Object({
   native: Type.Unknown({ description: "the answer in the agent's own form, which the hook script prints (with ?native=1 the whole answer, as text/plain)" }),
 }));
 
+const NativeQuery = Type.Object({ native: HookQuery.properties.native });
+
+/** Codex's notify payload; fields it may add later are kept (the decoder reads what it knows). */
+const NotifyBody = Type.Object({
+  type: Type.Literal('agent-turn-complete'),
+  'thread-id': Type.Optional(Type.String({ maxLength: 256 })),
+  'turn-id': Type.Optional(Type.String({ maxLength: 256 })),
+  cwd: Type.Optional(Type.String({ maxLength: 4096 })),
+  'input-messages': Type.Optional(Type.Array(Type.String())),
+  'last-assistant-message': Type.Optional(Type.Union([Type.String(), Type.Null()])),
+}, { additionalProperties: true });
+
+/** Judges a decoded event, records it (committed before the answer) and answers the common hook response. */
+async function answerHookEvent(
+  ctx: GatewayContext, connector: string, hooks: HookAgent, event: DecodedHookEvent,
+  nativeText: boolean, reply: FastifyReply,
+) {
+  const { verdict, findings, replayedChain } = ctx.hookInspector.inspect(connector, event);
+  const decision = { action: verdict.action, reason: verdict.reason };
+  const ruleIds = findings.map((f) => f.rule.id);
+  // A replayed chain block repeats the earlier decision; its finding was recorded the first time.
+  const recordedRuleIds = replayedChain ? ruleIds.filter((id) => !id.startsWith('CHAIN-')) : ruleIds;
+  const evaluationId = findings.length > 0 ? uuidv7() : undefined;
+  // The verdict is answered once its row is committed (acknowledged means recorded).
+  await ctx.audit.append({
+    action: `hook-${event.phase}-${verdict.action}`,
+    target: event.tool ?? event.event,
+    actor: connector,
+    severity: verdict.severity,
+    details: verdict.reason || undefined,
+    connector,
+    session_id: event.session_id,
+    evaluation_id: evaluationId,
+    schema: HOOK_SCHEMA,
+    structured: {
+      event: event.event, phase: event.phase, raw_action: verdict.raw_action, mode: verdict.mode, rule_ids: recordedRuleIds,
+      // The agent's tool call id: the correlation ledger links this verdict to the agent's OTLP events by it.
+      ...(event.tool_call_id ? { tool_invocation_id: event.tool_call_id } : {}),
+      ...(replayedChain ? { replayed_chain_deny: replayedChain } : {}),
+    },
+  });
+  const native = hooks.render(event, decision);
+  if (nativeText) return reply.type(NATIVE_ANSWER_TYPE).send(nativeAnswerText(native));
+  return {
+    action: decision.action,
+    reason: decision.reason,
+    findings: verdict.findings,
+    ...(evaluationId ? { evaluation_id: evaluationId, rule_ids: ruleIds } : {}),
+    native,
+  };
+}
+
 export function hookRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/api/v1/:connector/hook', {
@@ -53,39 +111,15 @@ export function hookRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     const { body } = request;
     if (request.query.event !== undefined && isObject(body) && body.hook_event_name === undefined) body.hook_event_name = request.query.event;
     // An undecodable payload throws HookPayloadError: 400 with its code, from the error handler.
-    const event = hooks.decode(body);
-    const { verdict, findings, replayedChain } = ctx.hookInspector.inspect(connector, event);
-    const decision = { action: verdict.action, reason: verdict.reason };
-    const ruleIds = findings.map((f) => f.rule.id);
-    // A replayed chain block repeats the earlier decision; its finding was recorded the first time.
-    const recordedRuleIds = replayedChain ? ruleIds.filter((id) => !id.startsWith('CHAIN-')) : ruleIds;
-    const evaluationId = findings.length > 0 ? uuidv7() : undefined;
-    // The verdict is answered once its row is committed (acknowledged means recorded).
-    await ctx.audit.append({
-      action: `hook-${event.phase}-${verdict.action}`,
-      target: event.tool ?? event.event,
-      actor: connector,
-      severity: verdict.severity,
-      details: verdict.reason || undefined,
-      connector,
-      session_id: event.session_id,
-      evaluation_id: evaluationId,
-      schema: HOOK_SCHEMA,
-      structured: {
-        event: event.event, phase: event.phase, raw_action: verdict.raw_action, mode: verdict.mode, rule_ids: recordedRuleIds,
-        // The agent's tool call id: the correlation ledger links this verdict to the agent's OTLP events by it.
-        ...(event.tool_call_id ? { tool_invocation_id: event.tool_call_id } : {}),
-        ...(replayedChain ? { replayed_chain_deny: replayedChain } : {}),
-      },
-    });
-    const native = hooks.render(event, decision);
-    if (request.query.native === '1') return reply.type(NATIVE_ANSWER_TYPE).send(nativeAnswerText(native));
-    return {
-      action: decision.action,
-      reason: decision.reason,
-      findings: verdict.findings,
-      ...(evaluationId ? { evaluation_id: evaluationId, rule_ids: ruleIds } : {}),
-      native,
-    };
+    return answerHookEvent(ctx, connector, hooks, hooks.decode(body), request.query.native === '1', reply);
+  });
+
+  app.post('/api/v1/:connector/notify', { schema: { params: HookParams, querystring: NativeQuery, body: NotifyBody, response: { 200: HookAnswer, 400: ErrorBody, 404: ErrorBody } } }, async (request, reply) => {
+    const { connector } = request.params;
+    const hooks = findHookAgent(connector);
+    if (!hooks?.telemetry.includes('notify')) {
+      throw new WardenError('WARDEN_ERR_HOOK_UNKNOWN_CONNECTOR', `no connector "${connector}" with a turn-complete notifier`, { statusCode: 404 });
+    }
+    return answerHookEvent(ctx, connector, hooks, hooks.decode(request.body), request.query.native === '1', reply);
   });
 }

@@ -13,6 +13,21 @@ import type { AuditStore } from '../../audit/store.js';
 import type { GatewayContext } from '../context.js';
 import { SIDECAR_LIMITS } from '../limits.js';
 
+/**
+ * The OTLP answer, in the request's encoding (documentation only: the receiver sends it already encoded): `{}`
+ * or `{partialSuccess: {rejectedLogRecords|rejectedDataPoints|rejectedSpans, errorMessage}}` in JSON, the
+ * Export*ServiceResponse message in protobuf.
+ */
+const OTLP_ANSWER = {
+  200: {
+    description: 'Export*ServiceResponse: empty on full success, partialSuccess when some records were refused',
+    content: {
+      'application/json': { schema: Type.Unsafe<unknown>(Type.Object({ partialSuccess: Type.Optional(Type.Record(Type.String(), Type.Unknown())) })) },
+      'application/x-protobuf': { schema: Type.Unsafe<unknown>(Type.String({ format: 'binary' })) },
+    },
+  },
+};
+
 const PathParams = Type.Object({
   source: Type.String({ description: 'the OTLP source the scoped token belongs to (claudecode, codex)' }),
   token: Type.String({ description: 'the scoped OTLP token (never logged or recorded)' }),
@@ -56,14 +71,14 @@ export async function otlpRoutes(fastify: FastifyInstance, ctx: GatewayContext, 
     };
     const options = { bodyLimit: SIDECAR_LIMITS.otlpBodyBytes };
     for (const signal of SIGNALS) {
-      app.post(`/v1/${signal}`, { ...options, config: { auth: 'otlp' }, schema: { summary: `OTLP/HTTP ${signal} (application/json or application/x-protobuf, gzip allowed)` } }, async (request, reply) => {
+      app.post(`/v1/${signal}`, { ...options, config: { auth: 'otlp' }, schema: { summary: `OTLP/HTTP ${signal} (application/json or application/x-protobuf, gzip allowed)`, response: OTLP_ANSWER } }, async (request, reply) => {
         const answer = await ingest(request, signal);
         return reply.type(answer.contentType).send(answer.body);
       });
     }
     app.post('/otlp/:source/:token/v1/:signal', {
       ...options, config: { auth: 'otlp-path' },
-      schema: { summary: 'OTLP/HTTP with the scoped token in the path (loopback only)', params: PathParams },
+      schema: { summary: 'OTLP/HTTP with the scoped token in the path (loopback only)', params: PathParams, response: OTLP_ANSWER },
     }, async (request, reply) => {
       const answer = await ingest(request, request.params.signal);
       return reply.type(answer.contentType).send(answer.body);
