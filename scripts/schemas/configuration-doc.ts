@@ -3,6 +3,7 @@
 import { AUDIT_LIMITS } from '../../src/audit/limits.js';
 import { EnvSchema } from '../../src/config/env.js';
 import { ConfigSchema } from '../../src/config/schema.js';
+import { DISCOVERY_LIMITS } from '../../src/discovery/limits.js';
 import { HOOK_LIMITS } from '../../src/connectors/limits.js';
 import { FLEET_LIMITS } from '../../src/fleet/limits.js';
 import { SIDECAR_LIMITS } from '../../src/gateway/limits.js';
@@ -18,6 +19,7 @@ import { KiB, LIMIT_TABLE, MiB, type LimitRow, type LimitTable } from '../../src
 const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   CONNECTION_LIMITS, SIDECAR_LIMITS, PROXY_LIMITS, HOOK_LIMITS, AUDIT_LIMITS, SCANNER_LIMITS, SKILL_SCANNER_LIMITS, FLEET_LIMITS, POLICY_LIMITS,
   SANDBOX_POLICY_LIMITS,
+  DISCOVERY_LIMITS,
 ];
 
 interface Node {

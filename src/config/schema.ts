@@ -3,6 +3,7 @@
 // every key carries a `description` an operator can act on. Every object rejects unknown keys so a typo is an
 // error, not a silently ignored setting.
 import Type, { type Static } from 'typebox';
+import { AiDiscoverySection } from './sections/ai-discovery.js';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
 
 export const CURRENT_CONFIG_VERSION = 9;
@@ -377,6 +378,7 @@ export const ConfigSchema = Type.Object(
     llm_providers: LlmProvidersSection,
     asset_policy: AssetPolicySection,
     admission: AdmissionSection,
+    ai_discovery: AiDiscoverySection,
     policy_dir: Type.String({
       default: '',
       description: 'Folder of the operator\'s own Rego modules (`*.rego`) and `data.json`, loaded beside the shipped ' +
