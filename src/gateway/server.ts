@@ -10,6 +10,7 @@ import { installCsrfGuard } from './plugins/csrf.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { SIDECAR_LIMITS } from './limits.js';
 import { declareFamily } from '../util/route-config.js';
+import { aiUsageRoutes } from './routes/ai-usage.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { enforceRoutes } from './routes/enforce.js';
@@ -68,6 +69,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   scanRoutes(app, ctx);
   enforceRoutes(app, ctx);
   policyRoutes(app, ctx);
+  aiUsageRoutes(app, ctx);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {
