@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { describeFailure } from './failure.js';
 import { registerAudit } from './commands/audit.js';
+import { registerDiscover } from './commands/discover.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFleet } from './commands/fleet.js';
 import { registerMcp } from './commands/mcp.js';
@@ -35,6 +36,7 @@ registerPlugin(program);
 registerScan(program);
 registerFleet(program);
 registerPolicy(program);
+registerDiscover(program);
 
 try {
   await program.parseAsync(process.argv);

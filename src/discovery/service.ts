@@ -30,6 +30,8 @@ export interface DiscoveryOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Run the scan in this thread (the CLI, which has no event loop to protect); default: a worker thread. */
   inThread?: (input: ScanInput) => Promise<RawScan>;
+  /** Record scans in discovery.db (default true; the CLI skips it when the data directory does not exist). */
+  record?: boolean;
 }
 
 export const discoveryDbPath = (wardenHome: string) => join(wardenHome, 'discovery.db');
@@ -96,7 +98,7 @@ export class DiscoveryService {
       packs: signatures.packs, packs_refused: signatures.refused, warnings: raw.warnings,
       ...raw.findings, signals: this.scored(raw.findings.signals, this.policy().policy),
     };
-    this.store.record(report);
+    if (this.options.record !== false) this.store.record(report);
     return report;
   }
 

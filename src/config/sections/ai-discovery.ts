@@ -7,8 +7,8 @@ export const AiDiscoverySection = Type.Object(
   {
     enabled: Type.Boolean({
       default: true,
-      description: 'AI usage discovery on or off. Off: scans and reports are refused (409) and no periodic scan runs; ' +
-        'the recorded history stays readable.',
+      description: 'AI usage discovery in the gateway on or off. Off: its scans and reports are refused (409) and no ' +
+        'periodic scan runs; the recorded history stays readable, and `warden discover` still scans when asked.',
     }),
     roots: Type.Array(Type.String({ minLength: 1 }), {
       default: ['~'],
