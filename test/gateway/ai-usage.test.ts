@@ -97,12 +97,17 @@ describe('AI usage routes', () => {
 
     const forged = await post('/api/v1/ai-usage/discovery', { signals: [{ ...signal, confidence: { score: 0, level: 'low' } }] });
     assert.equal(forged.status, 400, 'a caller cannot state a confidence');
+    const leaked = `ghp_${'Zq7'.repeat(12)}`;
     const external = await post('/api/v1/ai-usage/discovery', {
-      signals: [{ id: 'sdk:npm:openai', category: 'sdk', name: 'openai', evidence: [{ kind: 'dependency', detail: 'openai 5.0.0', path: '/srv/app/package.json' }] }],
+      signals: [{ id: 'sdk:npm:openai', category: 'sdk', name: 'openai', evidence: [{ kind: 'dependency', detail: 'openai 5.0.0', path: '/srv/app/package.json' }] },
+        { id: 'provider_key:ANTHROPIC_API_KEY', category: 'provider_key', name: 'ANTHROPIC_API_KEY', evidence: [{ kind: 'env_key', detail: `ANTHROPIC_API_KEY is ${leaked}` }] }],
       components: [{ ecosystem: 'npm', name: 'openai', versions: ['5.0.0'], locations: ['/srv/app/package.json'] }],
     });
     assert.equal(external.status, 200);
-    assert.equal(((await external.json()) as { source: string }).source, 'external');
+    const stored = await external.text();
+    assert.equal((JSON.parse(stored) as { source: string }).source, 'external');
+    assert.ok(!stored.includes(leaked) && stored.includes('<redacted len='), 'a key a caller sent is stored redacted');
+    assert.ok(!(await (await get('/api/v1/ai-usage')).text()).includes(leaked));
     const locations = (await (await get('/api/v1/ai-usage/components/npm/openai/locations')).json()) as { locations: string[] };
     assert.deepEqual(locations.locations, ['/srv/app/package.json']);
     const removed = (await (await get(`/api/v1/ai-usage/components/npm/${encodeURIComponent('@anthropic-ai/sdk')}/history`)).json()) as { present: boolean; scans: { present: boolean }[] };

@@ -2,7 +2,7 @@
 // reports of the on-host scanner and of external tools, the components with their locations and history, and
 // the confidence policy with its dry-run validation. Thin: discovery/service.ts does the work; a scan runs in a
 // worker thread, so these routes never hold up hook traffic. A scan or report is answered once it is recorded
-// in discovery.db and its audit row committed.
+// in discovery.db and its audit row committed; a posted report is stored with recognised secrets redacted.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -12,6 +12,7 @@ import { DiscoveryService } from '../../discovery/service.js';
 import { PostedReport, ScanReport } from '../../discovery/types.js';
 import { WardenError } from '../../errors.js';
 import { homeOf } from '../../scanners/paths.js';
+import { redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { acceptNoBody, NO_BODY_LIMIT } from '../plugins/no-body.js';
 
@@ -62,8 +63,11 @@ export function aiUsageRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
   });
 
   const reportOptions = { bodyLimit: DISCOVERY_LIMITS.reportBytes, schema: { body: PostedReport, response: { 200: ScanReport, 409: ErrorAnswer } } };
-  app.post('/api/v1/agents/discovery', reportOptions, async (request) => audited(service.ingest(request.body, 'scanner'), request.headers['x-warden-client']));
-  app.post(`${PREFIX}/discovery`, reportOptions, async (request) => audited(service.ingest(request.body, 'external'), request.headers['x-warden-client']));
+  // A report is caller text: secrets the rule pack recognises in it are stored redacted, as in the audit trail.
+  app.post('/api/v1/agents/discovery', reportOptions, async (request) =>
+    audited(service.ingest(redactCallerData(ctx, request.body), 'scanner'), request.headers['x-warden-client']));
+  app.post(`${PREFIX}/discovery`, reportOptions, async (request) =>
+    audited(service.ingest(redactCallerData(ctx, request.body), 'external'), request.headers['x-warden-client']));
 
   app.get(`${PREFIX}/components`, { schema: { querystring: ComponentsQuery, response: { 200: Type.Object({ components: Type.Array(ComponentSummary) }) } } }, (request) => {
     const { ecosystem } = request.query;
