@@ -18,7 +18,7 @@ export function runScanInWorker(input: ScanInput): Promise<RawScan> {
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new WardenError('WARDEN_ERR_DISCOVERY_SCAN_TIMEOUT', 'the discovery scan did not finish in time (ai_discovery.timeout_ms)', { statusCode: 504 }));
-    }, Math.max(0, input.deadline - Date.now()) + SCAN_GRACE_MS);
+    }, Math.max(0, input.deadline + SCAN_GRACE_MS - Date.now()));
     worker.once('message', (message: { ok: true; result: RawScan } | { ok: false; message: string }) => {
       clearTimeout(timer);
       void worker.terminate();

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DiscoveryService, type DiscoverySettings } from '../../src/discovery/service.js';
+import { loadSignatures } from '../../src/discovery/packs.js';
+import { runScanInWorker, SCAN_GRACE_MS } from '../../src/discovery/run.js';
 import { extensionFolder, scanHost } from '../../src/discovery/scan.js';
 import type { ScanReport } from '../../src/discovery/types.js';
 import { skippedMountPoints, walkRoots } from '../../src/discovery/walk.js';
@@ -77,11 +79,15 @@ describe('AI usage discovery', () => {
   });
 
   test('a local Ollama found by its API on a configured loopback port, with its models', () => {
+    // Filtered to the fake server's port: a machine running a real Ollama on 11434 adds its own.
     const ollama = signal(first, 'local_model:ollama')!;
-    assert.deepEqual(ollama.evidence.map((e) => e.kind), ['listening_port', 'api_probe']);
+    assert.deepEqual(ollama.evidence.filter((e) => e.detail.includes(String(fx.ollamaPort))).map((e) => e.detail), [
+      `127.0.0.1:${fx.ollamaPort}`, `GET /api/tags on port ${fx.ollamaPort}: 2 models`,
+    ]);
     assert.equal(ollama.confidence.level, 'high');
-    assert.deepEqual(first.local_models.map((m) => m.model), ['llama3.2:1b', 'qwen2.5-coder:7b']);
-    assert.ok(first.endpoints.some((e) => e.kind === 'local-model' && e.url === `http://127.0.0.1:${fx.ollamaPort}`));
+    const endpoint = `http://127.0.0.1:${fx.ollamaPort}`;
+    assert.deepEqual(first.local_models.filter((m) => m.endpoint === endpoint).map((m) => `${m.server}:${m.model}`), ['ollama:llama3.2:1b', 'ollama:qwen2.5-coder:7b']);
+    assert.ok(first.endpoints.some((e) => e.kind === 'local-model' && e.url === endpoint && e.name === 'Ollama'));
   });
 
   test('AI SDKs in every manifest kind; node_modules and a link out of the root are not read', () => {
@@ -197,6 +203,11 @@ describe('AI usage discovery', () => {
     assert.deepEqual(walkRoots(['/proc'], 1000, Date.now() + 10_000).files, []);
     const expired = walkRoots([fx.projects], 1000, Date.now() - 1);
     assert.equal(expired.truncated.time, true);
+  });
+
+  test('a scan still busy past its deadline and the grace is stopped: 504', async () => {
+    const input = { home: fx.home, roots: [], maxEntries: 1, deadline: Date.now() - SCAN_GRACE_MS, probePorts: [], envKeysSet: [], signatures: loadSignatures({ signature_packs: [], signature_pack_digests: {} }, side, fx.home) };
+    await assert.rejects(runScanInWorker(input), { code: 'WARDEN_ERR_DISCOVERY_SCAN_TIMEOUT', statusCode: 504 });
   });
 
   test('off: scans are refused', async () => {

@@ -54,12 +54,13 @@ describe('AI usage routes', () => {
 
     const snapshot = (await (await get('/api/v1/ai-usage')).json()) as {
       scan_id: string; summary: { agents: number; local_models: number; confidence: { high: number } };
-      agents: { id: string }[]; processes: { name: string }[]; endpoints: { kind: string }[]; local_models: { model: string }[]; components: unknown[];
+      agents: { id: string }[]; processes: { name: string }[]; endpoints: { kind: string }[]; local_models: { model: string; endpoint: string }[]; components: unknown[];
     };
     assert.equal(snapshot.scan_id, report.scan_id);
     assert.ok(snapshot.agents.some((a) => a.id === 'agent:aider'));
     assert.ok(snapshot.processes.some((p) => p.name === 'aider'));
-    assert.equal(snapshot.summary.local_models, 2);
+    assert.equal(snapshot.local_models.filter((m) => m.endpoint === `http://127.0.0.1:${fx.ollamaPort}`).length, 2);
+    assert.equal(snapshot.summary.local_models, snapshot.local_models.length);
     assert.ok(snapshot.summary.confidence.high >= 2);
     assert.deepEqual([...new Set(snapshot.endpoints.map((e) => e.kind))].sort(), ['local-model', 'mcp']);
 
