@@ -29,7 +29,7 @@ export interface DiscoveryOptions {
   /** The environment whose provider key variables are reported by name. */
   env: Readonly<Record<string, string | undefined>>;
   /** Run the scan in this thread (the CLI, which has no event loop to protect); default: a worker thread. */
-  inThread?: (input: ScanInput) => Promise<RawScan>;
+  inThread?: (input: ScanInput, signal?: AbortSignal) => Promise<RawScan>;
   /** Record scans in discovery.db (default true; the CLI skips it when the data directory does not exist). */
   record?: boolean;
 }
@@ -46,6 +46,8 @@ export class DiscoveryService {
   private opened: DiscoveryStore | undefined;
   private running: Promise<ScanReport> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Stops a running scan when the service closes. */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: DiscoveryOptions) {}
 
@@ -90,7 +92,7 @@ export class DiscoveryService {
       envKeysSet: signatures.envKeys.filter((name) => (env[name] ?? '').trim() !== ''),
       signatures,
     };
-    const raw = await (this.options.inThread ?? runScanInWorker)(input);
+    const raw = await (this.options.inThread ?? runScanInWorker)(input, this.closing.signal);
     const finished = new Date();
     const report: ScanReport = {
       scan_id: randomUUID(), source: 'scan', host: hostname(), started_at: started.toISOString(), finished_at: finished.toISOString(),
@@ -176,6 +178,7 @@ export class DiscoveryService {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.closing.abort();
     await this.running?.catch(() => undefined);
     this.opened?.close();
   }

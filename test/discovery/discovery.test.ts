@@ -210,6 +210,13 @@ describe('AI usage discovery', () => {
     await assert.rejects(runScanInWorker(input), { code: 'WARDEN_ERR_DISCOVERY_SCAN_TIMEOUT', statusCode: 504 });
   });
 
+  test('closing the service stops a running scan at once', async () => {
+    const closing = new DiscoveryService({ settings: settings(fx, { probe_ports: [] }), wardenHome: side, home: fx.home, env: {} });
+    const scan = closing.scan();
+    await closing.close();
+    await assert.rejects(scan, { code: 'WARDEN_ERR_DISCOVERY_SCAN_FAILED', statusCode: 503 });
+  });
+
   test('off: scans are refused', async () => {
     const off = new DiscoveryService({ settings: settings(fx, { enabled: false }), wardenHome: side, home: fx.home, env: {} });
     await assert.rejects(off.scan(), { code: 'WARDEN_ERR_DISCOVERY_DISABLED', statusCode: 409 });
