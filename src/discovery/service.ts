@@ -28,8 +28,8 @@ export interface DiscoveryOptions {
   home: string;
   /** The environment whose provider key variables are reported by name. */
   env: Readonly<Record<string, string | undefined>>;
-  /** Run the scan in this thread (the CLI, which has no event loop to protect); default: a worker thread. */
-  inThread?: (input: ScanInput, signal?: AbortSignal) => Promise<RawScan>;
+  /** How a scan runs: default a worker thread; the CLI, with no event loop to protect, passes scanHost to run it in its own. */
+  runner?: (input: ScanInput, signal?: AbortSignal) => Promise<RawScan>;
   /** Record scans in discovery.db (default true; the CLI skips it when the data directory does not exist). */
   record?: boolean;
 }
@@ -92,7 +92,7 @@ export class DiscoveryService {
       envKeysSet: signatures.envKeys.filter((name) => (env[name] ?? '').trim() !== ''),
       signatures,
     };
-    const raw = await (this.options.inThread ?? runScanInWorker)(input, this.closing.signal);
+    const raw = await (this.options.runner ?? runScanInWorker)(input, this.closing.signal);
     const finished = new Date();
     const report: ScanReport = {
       scan_id: randomUUID(), source: 'scan', host: hostname(), started_at: started.toISOString(), finished_at: finished.toISOString(),

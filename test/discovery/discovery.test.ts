@@ -137,7 +137,7 @@ describe('AI usage discovery', () => {
     mkdirSync(join(fx.home, '.fancy'), { recursive: true });
     const packs = ['signature-packs/extra.yaml', 'signature-packs/unpinned.yaml'];
     const withPack = (pin: string) => new DiscoveryService({
-      settings: settings(fx, { roots: [], probe_ports: [], signature_packs: packs, signature_pack_digests: { 'signature-packs/extra.yaml': pin } }), wardenHome: side, home: fx.home, env: {}, inThread: scanHost,
+      settings: settings(fx, { roots: [], probe_ports: [], signature_packs: packs, signature_pack_digests: { 'signature-packs/extra.yaml': pin } }), wardenHome: side, home: fx.home, env: {}, runner: scanHost,
     });
     const pinned = withPack(sha256(packText));
     const good = await pinned.scan();
@@ -160,12 +160,12 @@ describe('AI usage discovery', () => {
     const policyText = 'version: 1\nweights: {process: 0.9, config_path: 0.9, ide_extension: 0.6, mcp_server: 0.5, listening_port: 0.2, api_probe: 0.8, dependency: 0.6, env_key: 0.3}\nthresholds: {medium: 0.5, high: 0.85}\n';
     writeFileSync(join(side, 'confidence.yaml'), policyText);
     writeFileSync(join(side, 'broken.yaml'), 'version: 1\nweights: {process: 2}\nthresholds: {medium: 0.9, high: 0.5}\n');
-    const custom = new DiscoveryService({ settings: settings(fx, { roots: [], probe_ports: [], confidence_policy: 'confidence.yaml' }), wardenHome: side, home: fx.home, env: {}, inThread: scanHost });
+    const custom = new DiscoveryService({ settings: settings(fx, { roots: [], probe_ports: [], confidence_policy: 'confidence.yaml' }), wardenHome: side, home: fx.home, env: {}, runner: scanHost });
     const report = await custom.scan();
     assert.equal(custom.policy().source, 'confidence.yaml');
     await custom.close();
     assert.equal(signal(report, 'agent:gemini-cli')!.confidence.level, 'high'); // folder only, now 0.9
-    const broken = new DiscoveryService({ settings: settings(fx, { confidence_policy: 'broken.yaml' }), wardenHome: side, home: fx.home, env: {}, inThread: scanHost });
+    const broken = new DiscoveryService({ settings: settings(fx, { confidence_policy: 'broken.yaml' }), wardenHome: side, home: fx.home, env: {}, runner: scanHost });
     const active = broken.policy();
     await broken.close();
     assert.equal(active.source, 'shipped');

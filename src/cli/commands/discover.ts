@@ -50,7 +50,7 @@ export function registerDiscover(program: Command): void {
       const env = settings?.env ?? { ...process.env };
       const discovery = { ...config.ai_discovery, enabled: true, ...(options.root ? { roots: options.root.map((r) => resolve(r)) } : {}) };
       // The command has no event loop to keep free, so the scan runs in this thread.
-      const service = new DiscoveryService({ settings: discovery, wardenHome: paths.home, home: homeOf(env), env, inThread: scanHost, record: existsSync(paths.home) });
+      const service = new DiscoveryService({ settings: discovery, wardenHome: paths.home, home: homeOf(env), env, runner: scanHost, record: existsSync(paths.home) });
       try {
         const report = await service.scan();
         process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : table(report));
