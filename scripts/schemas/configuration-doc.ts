@@ -3,6 +3,7 @@
 import { AUDIT_LIMITS } from '../../src/audit/limits.js';
 import { EnvSchema } from '../../src/config/env.js';
 import { ConfigSchema } from '../../src/config/schema.js';
+import { DISCOVERY_LIMITS } from '../../src/discovery/limits.js';
 import { HOOK_LIMITS } from '../../src/connectors/limits.js';
 import { FLEET_LIMITS } from '../../src/fleet/limits.js';
 import { SIDECAR_LIMITS } from '../../src/gateway/limits.js';
@@ -36,6 +37,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   SANDBOX_LIMITS,
   TELEMETRY_LIMITS,
   EVENT_WRITER_LIMITS,
+  DISCOVERY_LIMITS,
 ];
 
 interface Node {

@@ -3,6 +3,8 @@
 // a key that has a default (filled in by the loader) is not required here.
 import type { TSchema } from 'typebox';
 import { ConfigSchema } from '../../src/config/schema.js';
+import { ConfidencePolicySchema } from '../../src/discovery/confidence.js';
+import { DiscoveryPackSchema } from '../../src/discovery/packs.js';
 import { CatalogueSchema } from '../../src/guardrail/injection/catalogue.js';
 import { PackManifestSchema, RuleFileSchema } from '../../src/guardrail/rules/schema.js';
 import { BuiltinFile } from '../../src/proxy/providers.js';
@@ -22,6 +24,8 @@ const DOCUMENTS: readonly { file: string; describes: string; schema: TSchema }[]
   { file: 'scanner-rules.schema.json', describes: 'skill scanner signature rules: policies/scanner/rules/*.yaml', schema: SignatureRuleFileSchema },
   { file: 'sandbox-pack.schema.json', describes: 'sandbox packs: policies/sandbox/*.yaml and the files or inline packs of openshell.packs', schema: PackSchema },
   { file: 'sandbox-admin.schema.json', describes: 'the sandbox administrator file named by openshell.admin', schema: AdminSchema },
+  { file: 'discovery-pack.schema.json', describes: 'AI discovery signature packs: policies/discovery/*.yaml (not confidence.yaml) and the files of ai_discovery.signature_packs', schema: DiscoveryPackSchema },
+  { file: 'discovery-confidence.schema.json', describes: 'AI discovery confidence policies: policies/discovery/confidence.yaml and the file of ai_discovery.confidence_policy', schema: ConfidencePolicySchema },
   { file: 'scanner-preset.schema.json', describes: 'skill scanner presets: policies/scanner/presets/*.yaml and the policy files given to a scan', schema: PresetFile },
 ];
 

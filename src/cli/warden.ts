@@ -6,6 +6,7 @@ import { VERSION } from '../version.js';
 import { describeFailure } from './failure.js';
 import { registerAlerts } from './commands/alerts.js';
 import { registerAudit } from './commands/audit.js';
+import { registerDiscover } from './commands/discover.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerFleet } from './commands/fleet.js';
 import { registerMcp } from './commands/mcp.js';
@@ -41,6 +42,7 @@ registerFleet(program);
 registerPolicy(program);
 registerSandbox(program);
 registerMigrate(program);
+registerDiscover(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -12,6 +12,7 @@ import { installCsrfGuard } from './plugins/csrf.js';
 import { installErrorHandling } from './plugins/errors.js';
 import { SIDECAR_LIMITS } from './limits.js';
 import { declareFamily } from '../util/route-config.js';
+import { aiUsageRoutes } from './routes/ai-usage.js';
 import { auditRoutes } from './routes/audit.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { correlationRoutes } from './routes/correlation.js';
@@ -101,6 +102,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   if (ctx.metrics) metricsRoute(app, ctx.metrics);
   guardrailRoutes(app, ctx);
   await app.register(async (instance) => runtimeRoutes(instance, ctx));
+  aiUsageRoutes(app, ctx);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {
