@@ -12,6 +12,7 @@ import { PROXY_LIMITS } from '../../src/proxy/limits.js';
 import { SANDBOX_POLICY_LIMITS } from '../../src/sandbox/policy/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
+import { UPSTREAM_LIMITS } from '../../src/upstream/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
 import { KiB, LIMIT_TABLE, MiB, type LimitRow, type LimitTable } from '../../src/util/limit-table.js';
 
@@ -28,6 +29,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   POLICY_LIMITS,
   SANDBOX_POLICY_LIMITS,
   MIGRATION_LIMITS,
+  UPSTREAM_LIMITS,
 ];
 
 interface Node {

@@ -11,6 +11,7 @@ import { OllamaPorts } from './sections/llm-providers.js';
 import { RulesSection } from './sections/rules.js';
 import { ScannersSection } from './sections/scanners.js';
 import { UpdateSection } from './sections/update.js';
+import { UpstreamGatewayKeys } from './sections/upstream-gateway.js';
 
 export const CURRENT_CONFIG_VERSION = 9;
 
@@ -56,6 +57,7 @@ export const GatewaySection = Type.Object(
     }),
     log_level: Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info',
       'How much the gateway logs; the `WARDEN_LOG_LEVEL` variable overrides it.'),
+    ...UpstreamGatewayKeys,
   },
   strict('The sidecar API and the upstream agent gateway it talks to.'),
 );

@@ -6,6 +6,8 @@ import type { HookTokens } from '../connectors/hook-tokens.js';
 import type { Inspector } from '../guardrail/inspector.js';
 import type { FleetContext } from '../fleet/context.js';
 import type { PolicyService } from '../policy/service.js';
+import type { ProviderRegistry } from '../proxy/providers.js';
+import type { UpstreamBridge } from '../upstream/index.js';
 import type { HealthRegistry } from './health.js';
 
 export interface GatewayContext {
@@ -19,6 +21,10 @@ export interface GatewayContext {
   policy: PolicyService;
   version: string;
   startedAt: Date;
+  /** The proxy's provider registry (the same object: a reload through either listener serves both); set by runtime.ts. */
+  registry?: ProviderRegistry;
+  /** The upstream agent gateway bridge; absent when not configured (gateway.upstream_enabled, connector openclaw). */
+  upstream?: UpstreamBridge;
   /** Present when fleet.enabled. */
   fleet?: FleetContext;
 }

@@ -34,6 +34,7 @@ import { HealthRegistry } from './health.js';
 import { removeProcessInfoIfOurs, writeProcessInfo } from './process-record.js';
 import { reportSandboxHealth } from './sandbox-health.js';
 import { buildSidecar } from './server.js';
+import { openUpstream } from '../upstream/index.js';
 
 export interface RunningGateway {
   readonly sidecarUrl: string;
@@ -105,7 +106,8 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
   const hookTokens = new HookTokens(paths.hooksDir);
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt };
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, registry, version: VERSION, startedAt };
+  ctx.upstream = openUpstream(settings, VERSION, (level, message, fields) => logger[level](fields ?? {}, message));
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -138,6 +140,7 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
     await sidecar?.close();
     await proxy?.close();
     await upstream.close();
+    await ctx.upstream?.client.close();
     await ctx.fleet?.close();
     await audit.close();
     chainsDb.close();
@@ -149,6 +152,7 @@ async function close(listeners: Listeners): Promise<void> {
   // Stop accepting, let in-flight requests finish, then flush and close the audit store.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
+  await listeners.ctx.upstream?.client.close();
   await listeners.ctx.fleet?.close();
   await listeners.audit.close();
   listeners.chainsDb.close();

@@ -18,8 +18,10 @@ import { healthRoutes } from './routes/health.js';
 import { hookRoutes } from './routes/hooks.js';
 import { inspectRoutes } from './routes/inspect.js';
 import { policyRoutes } from './routes/policy.js';
+import { providerRoutes } from './routes/providers.js';
 import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
+import { upstreamRoutes } from './routes/upstream.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
 import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
 
@@ -68,6 +70,8 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   scanRoutes(app, ctx);
   enforceRoutes(app, ctx);
   policyRoutes(app, ctx);
+  upstreamRoutes(app, ctx);
+  if (ctx.registry) providerRoutes(app, ctx, ctx.registry);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {

@@ -14,6 +14,8 @@ export function statusRoutes(app: FastifyInstance, ctx: GatewayContext): void {
       provenance: { binary_version: ctx.version, config_path: path, config_sha256: sha256 },
       connector_mode: modes[0],
       connector_modes: modes,
+      // The upstream agent gateway's hello (its version, our role and scopes; never its device token).
+      ...(ctx.upstream?.client.hello ? { gateway_hello: ctx.upstream.client.hello } : {}),
     };
   });
 }
