@@ -143,6 +143,33 @@ guardrail:
     await skillDisabledBecomes('weather', false);
   });
 
+  it('a handshake the gateway refuses (wrong token) leaves calls failing with 502 and the reason', async () => {
+    const wrong = await startInProcess(`config_version: 9
+gateway:
+  api_port: 0
+  port: ${port}
+  upstream_enabled: true
+guardrail:
+  port: 0
+`, { WARDEN_GATEWAY_TOKEN: TOKEN, OPENCLAW_GATEWAY_TOKEN: 'not-the-token', HOME: home });
+    try {
+      const deadline = Date.now() + 20_000;
+      let answer: Json = {};
+      let status = 0;
+      while (!/handshake refused/.test(String(answer.error))) {
+        if (Date.now() > deadline) assert.fail(`no refusal reported: ${JSON.stringify(answer)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const response = await fetch(`${wrong.url}/skills`, { headers: authHeaders(TOKEN) });
+        status = response.status;
+        answer = (await response.json()) as Json;
+      }
+      assert.deepEqual([status, answer.code], [502, 'WARDEN_ERR_UPSTREAM_DISCONNECTED']);
+      assert.doesNotMatch(JSON.stringify(answer), /not-the-token|openclaw-shared-token/);
+    } finally {
+      await wrong.close();
+    }
+  });
+
   it('a call in flight when the gateway dies is 502; calls while it is down fail at once; it reconnects when it is back', async () => {
     // Freeze the gateway so the call is surely in flight, then kill it: the socket drops under the call.
     openclaw.proc.kill('SIGSTOP');
