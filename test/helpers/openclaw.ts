@@ -2,7 +2,7 @@
 // scripts/bootstrap.sh) started offline for a test: no channels configured, HOME and state in a temp folder,
 // token auth on a free loopback port. One per test file: it takes seconds to start.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,12 @@ export interface OpenClawGateway {
 /** Starts the gateway and resolves once it accepts connections on `port`. */
 export async function startOpenClaw(home: string, port: number, token: string, timeoutMs = 90_000): Promise<OpenClawGateway> {
   const stateDir = join(home, '.openclaw');
+  // Its log file defaults to the shared /tmp/openclaw/: keep this run's in the temp folder instead.
+  const configFile = join(stateDir, 'openclaw.json');
+  if (!existsSync(configFile)) {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(configFile, JSON.stringify({ logging: { file: join(home, 'openclaw.log') } }));
+  }
   const proc = spawn(process.execPath, [OPENCLAW_ENTRY, 'gateway', 'run', '--allow-unconfigured', '--auth', 'token', '--token', token,
     '--port', String(port), '--bind', 'loopback'], {
     env: { PATH: process.env.PATH, HOME: home, OPENCLAW_STATE_DIR: stateDir, NO_COLOR: '1' },
