@@ -64,3 +64,7 @@ if [ -z "${npm_config_nodedir:-}" ]; then
 fi
 
 npm ci --no-fund --no-audit
+
+# The upstream agent gateway (OpenClaw) that test/upstream/ starts offline: pinned in its own lockfile, installed
+# without its install scripts (none are needed to run its gateway).
+npm ci --prefix test/fixtures/openclaw --ignore-scripts --no-audit --no-fund

@@ -17,6 +17,7 @@ import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
 import { EVENT_WRITER_LIMITS } from '../../src/telemetry/events/limits.js';
 import { TELEMETRY_LIMITS } from '../../src/telemetry/limits.js';
+import { UPSTREAM_LIMITS } from '../../src/upstream/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
 import { KiB, LIMIT_TABLE, MiB, type LimitRow, type LimitTable } from '../../src/util/limit-table.js';
 
@@ -38,6 +39,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   TELEMETRY_LIMITS,
   EVENT_WRITER_LIMITS,
   DISCOVERY_LIMITS,
+  UPSTREAM_LIMITS,
 ];
 
 interface Node {

@@ -16,6 +16,7 @@ import { ScannersSection } from './sections/scanners.js';
 import { TelemetrySection } from './sections/telemetry.js';
 import { UpdateSection } from './sections/update.js';
 import { ObservabilitySection } from './sections/observability.js';
+import { UpstreamGatewayKeys } from './sections/upstream-gateway.js';
 
 export const CURRENT_CONFIG_VERSION = 9;
 
@@ -61,6 +62,7 @@ export const GatewaySection = Type.Object(
     }),
     log_level: Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info',
       'How much the gateway logs; the `WARDEN_LOG_LEVEL` variable overrides it.'),
+    ...UpstreamGatewayKeys,
   },
   strict('The sidecar API and the upstream agent gateway it talks to.'),
 );

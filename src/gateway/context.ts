@@ -8,6 +8,8 @@ import type { FleetContext } from '../fleet/context.js';
 import type { PolicyService } from '../policy/service.js';
 import type { SandboxService } from '../sandbox/service.js';
 import type { TelemetryContext } from '../telemetry/context.js';
+import type { ProviderRegistry } from '../proxy/providers.js';
+import type { UpstreamBridge } from '../upstream/index.js';
 import type { HealthRegistry } from './health.js';
 import type { EventWriter } from '../telemetry/events/writer.js';
 import type { GatewayMetrics } from '../telemetry/metrics.js';
@@ -35,6 +37,10 @@ export interface GatewayContext {
   version: string;
   startedAt: Date;
   lifecycle: GatewayLifecycle;
+  /** The proxy's provider registry (the same object: a reload through either listener serves both); set by runtime.ts. */
+  registry?: ProviderRegistry;
+  /** The upstream agent gateway bridge; absent when not configured (gateway.upstream_enabled, connector openclaw). */
+  upstream?: UpstreamBridge;
   /** Present when fleet.enabled. */
   fleet?: FleetContext;
   /** Present when openshell.enabled and the gateway was given the sandbox ports (src/sandbox/service.ts). */

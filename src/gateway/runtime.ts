@@ -50,6 +50,7 @@ import { EventWriter } from '../telemetry/events/writer.js';
 import { EVENT_WRITER_LIMITS } from '../telemetry/events/limits.js';
 import { GatewayMetrics } from '../telemetry/metrics.js';
 import { buildSinks, destinationProblems } from '../telemetry/sinks/build.js';
+import { openUpstream } from '../upstream/index.js';
 
 export interface RunningGateway {
   readonly sidecarUrl: string;
@@ -196,7 +197,8 @@ async function listen(
       events.write(recordFromOtlp(record));
     },
   });
-  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, telemetry, metrics, events, lifecycle, ...(sandbox ? { sandbox } : {}) };
+  const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, registry, version: VERSION, startedAt, telemetry, metrics, events, lifecycle, ...(sandbox ? { sandbox } : {}) };
+  ctx.upstream = openUpstream(settings, VERSION, (level, message, fields) => logger[level](fields ?? {}, message));
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -235,6 +237,7 @@ async function listen(
     await sidecar?.close();
     await proxy?.close();
     await upstream.close();
+    await ctx.upstream?.client.close();
     await ctx.fleet?.close();
     telemetry.close();
     await audit.close();
@@ -250,6 +253,7 @@ async function close(listeners: Listeners, step: 'gateway-reload' | 'gateway-sto
   // event destinations hold (its last rows included), for a bounded time.
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
+  await listeners.ctx.upstream?.client.close();
   await listeners.ctx.fleet?.close();
   listeners.ctx.telemetry?.close();
   await listeners.audit.close();

@@ -26,8 +26,10 @@ import { otlpRoutes } from './routes/otlp.js';
 import { policyRoutes } from './routes/policy.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { runtimeRoutes } from './routes/runtime.js';
+import { providerRoutes } from './routes/providers.js';
 import { scanRoutes } from './routes/scan.js';
 import { statusRoutes } from './routes/status.js';
+import { upstreamRoutes } from './routes/upstream.js';
 import { installPerIpLimiter } from './plugins/rate-limit.js';
 import { capConnectionsPerIp, slowClientTimeouts } from '../util/connection-limits.js';
 import { isLoopbackAddress, sidecarBindAddress } from '../config/bind.js';
@@ -103,6 +105,8 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   guardrailRoutes(app, ctx);
   await app.register(async (instance) => runtimeRoutes(instance, ctx));
   aiUsageRoutes(app, ctx);
+  upstreamRoutes(app, ctx);
+  if (ctx.registry) providerRoutes(app, ctx, ctx.registry);
   const fleet = ctx.fleet;
   if (fleet) {
     await app.register(async (instance) => {

@@ -31,16 +31,31 @@ const ChangeAnswer = Type.Object({
   list: ListName,
   entry: Entry,
   moved_from: Type.Optional(ListName),
-  upstream: Type.Optional(Type.Literal('not connected', {
-    description: 'An allow of a skill or plugin would ask the upstream agent gateway to enable it; no upstream client exists yet, so none was asked.',
+  upstream: Type.Optional(oneOf(['enabled', 'disabled', 'not connected', 'failed'] as const, {
+    description: 'For a skill or plugin: what the upstream agent gateway was asked. A block disables it there and an ' +
+      'allow enables it; `not connected` when no upstream client exists, `failed` (with `upstream_error`) when the ' +
+      'call failed. The list change is made either way.',
   })),
+  upstream_error: Type.Optional(Type.String()),
 });
 
 const ListQuery = Type.Object({ target_type: Type.Optional(TargetType) }, { additionalProperties: false });
 const ListAnswer = Type.Object({ entries: Type.Array(Type.Object({ target_type: TargetType, ...Entry.properties })) });
 
-/** Asset types whose allow would ask the upstream agent gateway to enable a disabled install. */
+/** Asset types whose block and allow are also asked of the upstream agent gateway (disable and enable). */
 const UPSTREAM_ENABLED: ReadonlySet<AssetType> = new Set(['skill', 'plugin']);
+
+/** Asks the upstream gateway to enable or disable a skill or plugin; the list change stands whatever it answers. */
+async function askUpstream(ctx: GatewayContext, type: AssetType, name: string, enabled: boolean) {
+  if (!UPSTREAM_ENABLED.has(type)) return {};
+  if (!ctx.upstream) return { upstream: 'not connected' as const };
+  try {
+    await (type === 'skill' ? ctx.upstream.setSkillEnabled(name, enabled) : ctx.upstream.setPluginEnabled(name, enabled));
+    return { upstream: enabled ? 'enabled' as const : 'disabled' as const };
+  } catch (err) {
+    return { upstream: 'failed' as const, upstream_error: (err as Error).message };
+  }
+}
 
 export function enforceRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -65,7 +80,8 @@ export function enforceRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
 
   app.post('/enforce/block', { schema: { body: BlockBody, response: { 200: ChangeAnswer } } }, async (request) => {
     const { target_type: type, ...fields } = request.body;
-    return commit(request, 'enforce-block', type, putEntry(ctx.settings.path, type, 'denied', entryOf(fields)));
+    const answer = await commit(request, 'enforce-block', type, putEntry(ctx.settings.path, type, 'denied', entryOf(fields)));
+    return { ...answer, ...(await askUpstream(ctx, type, fields.name, false)) };
   });
 
   app.delete('/enforce/block', { schema: { body: BlockBody, response: { 200: ChangeAnswer } } }, async (request) => {
@@ -77,7 +93,7 @@ export function enforceRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
   app.post('/enforce/allow', { schema: { body: AllowBody, response: { 200: ChangeAnswer } } }, async (request) => {
     const { target_type: type, ...fields } = request.body;
     const answer = await commit(request, 'enforce-allow', type, putEntry(ctx.settings.path, type, 'allowed', entryOf(fields)));
-    return UPSTREAM_ENABLED.has(type) ? { ...answer, upstream: 'not connected' as const } : answer;
+    return { ...answer, ...(await askUpstream(ctx, type, fields.name, true)) };
   });
 
   app.get('/enforce/blocked', { schema: { querystring: ListQuery, response: { 200: ListAnswer } } }, async (request) => ({

@@ -17,6 +17,9 @@ const StatusBody = Type.Object({
   provenance: Type.Object({ binary_version: Type.String(), config_path: Type.String(), config_sha256: Type.String() }),
   connector_mode: Type.Optional(ConnectorModeBody),
   connector_modes: Type.Array(ConnectorModeBody),
+  gateway_hello: Type.Optional(Type.Record(Type.String(), Type.Unknown(), {
+    description: "the upstream agent gateway's hello while connected (its version, Warden's role and scopes; never a device token)",
+  })),
 });
 
 export function statusRoutes(app: FastifyInstance, ctx: GatewayContext): void {
@@ -29,6 +32,8 @@ export function statusRoutes(app: FastifyInstance, ctx: GatewayContext): void {
       provenance: { binary_version: ctx.version, config_path: path, config_sha256: sha256 },
       connector_mode: modes[0],
       connector_modes: modes,
+      // The upstream agent gateway's hello (its version, our role and scopes; never its device token).
+      ...(ctx.upstream?.client.hello ? { gateway_hello: ctx.upstream.client.hello } : {}),
     };
   });
 }
