@@ -12,6 +12,7 @@ import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import Database from 'better-sqlite3';
 import { parse } from 'yaml';
+import { V8_TABLE_SUFFIX } from '../audit/legacy-v8.js';
 import { AGENT_MCP_CONFIGS } from '../scanners/mcp/definitions.js';
 import { HomeUnreadableError } from './file-errors.js';
 import { homeFileKey } from './home-files.js';
@@ -163,18 +164,24 @@ class HomeReader {
     return real;
   }
 
-  /** The `actions` rows of audit.db, opened read-only; none when there is no audit.db or no such table. */
+  /**
+   * The version 8 `actions` rows of audit.db, opened read-only; none when there is no audit.db or no such table.
+   * Warden 9 sets a version 8 table aside as `actions_v8` when it first opens the file (src/audit/legacy-v8.ts);
+   * an `actions` table in a file Warden 9 has migrated (user_version above 0) is Warden 9's own.
+   */
   async actionsRows(rel: string): Promise<ActionsRow[]> {
     const full = await this.resolve(rel);
     if (!full) return [];
     const db = new Database(full, { readonly: true, fileMustExist: true });
     try {
-      const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'actions'").get();
+      const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+      const table = hasTable(`actions${V8_TABLE_SUFFIX}`) ? `actions${V8_TABLE_SUFFIX}`
+        : hasTable('actions') && db.pragma('user_version', { simple: true }) === 0 ? 'actions' : undefined;
       if (!table) return [];
-      const columns = new Set((db.prepare('PRAGMA table_info(actions)').all() as { name: string }[]).map((c) => c.name));
+      const columns = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
       const missing = ACTIONS_COLUMNS.filter((c) => !columns.has(c));
       if (missing.length) throw new HomeUnreadableError(`${rel}: the actions table has no ${missing.join(', ')} column`);
-      const rows = db.prepare('SELECT * FROM actions ORDER BY id LIMIT ?').all(MIGRATION_LIMITS.maxActionsRows + 1) as Record<string, unknown>[];
+      const rows = db.prepare(`SELECT * FROM ${table} ORDER BY id LIMIT ?`).all(MIGRATION_LIMITS.maxActionsRows + 1) as Record<string, unknown>[];
       if (rows.length > MIGRATION_LIMITS.maxActionsRows) {
         throw new HomeUnreadableError(`${rel}: more than ${MIGRATION_LIMITS.maxActionsRows} actions rows`);
       }

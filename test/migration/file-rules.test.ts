@@ -17,7 +17,7 @@ import { loadRulePack } from '../../src/guardrail/rules/load.js';
 import { parseModule } from '../../src/policy/rego/parser.js';
 import { MIGRATION_LIMITS } from '../../src/migration/limits.js';
 import { migrate } from '../../src/migration/migrate.js';
-import { packDigest } from '../../src/migration/pack-digest.js';
+import { packDigest } from '../../src/guardrail/rules/pack-digest.js';
 import { readHome } from '../../src/migration/read-home.js';
 import { readsForeignData } from '../../src/migration/rules/rego-modules.js';
 import type { FileOperation } from '../../src/migration/types.js';
