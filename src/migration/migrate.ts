@@ -88,9 +88,10 @@ export function migrate(input: MigrationInput): MigrationPlan {
  */
 function loadable(doc: Document, source: string): string {
   const printed = doc.toString(layoutOf(source));
-  const expected = asResult(() => validateConfigObject(doc.toJS(), RESULT_NAME));
   const restored = restoreLayout(source, printed);
   if (restored !== printed) {
+    // Only then is the document's own data needed, to compare with (a large file pays for each parse).
+    const expected = asResult(() => validateConfigObject(doc.toJS(), RESULT_NAME));
     try {
       if (isDeepStrictEqual(parseConfig(restored, RESULT_NAME), expected)) return restored;
     } catch {
