@@ -83,22 +83,22 @@ export function migrate(input: MigrationInput): MigrationPlan {
 }
 
 /**
- * The migrated text, checked with the version 9 loader: the printer's text, or the operator's in-line spacing
- * put back (restoreLayout) when that text loads to exactly the same configuration. One loader parse either way.
+ * The migrated text: the printer's text, or the operator's in-line spacing put back (restoreLayout) when that
+ * text loads to exactly the same configuration. The document's data is checked with the version 9 schema here;
+ * the text itself is parsed by whoever uses it (apply.ts before writing, the loader in memory), so a large file
+ * is not parsed once more only to be parsed again (the largest cost of bench/migrate).
  */
 function loadable(doc: Document, source: string): string {
   const printed = doc.toString(layoutOf(source));
+  const expected = asResult(() => validateConfigObject(doc.toJS(), RESULT_NAME));
   const restored = restoreLayout(source, printed);
   if (restored !== printed) {
-    // Only then is the document's own data needed, to compare with (a large file pays for each parse).
-    const expected = asResult(() => validateConfigObject(doc.toJS(), RESULT_NAME));
     try {
       if (isDeepStrictEqual(parseConfig(restored, RESULT_NAME), expected)) return restored;
     } catch {
       // Spacing that changed the data (inside a quoted string): the printer's text is the faithful one.
     }
   }
-  asResult(() => parseConfig(printed, RESULT_NAME));
   return printed;
 }
 
