@@ -89,8 +89,9 @@ export const sha256 = (data: string | Uint8Array) => createHash('sha256').update
 
 /**
  * A test per fixture: the real scope detection agrees with case.json; the plan is the expected one (or the
- * expected error); the result loads as version 9 with the record's hashes; the same input gives the same plan;
- * and migrating the result again is "nothing to migrate".
+ * expected error), its operations on plain home-relative paths only (apply refuses any other); the result
+ * loads as version 9 with the record's hashes; the same input gives the same plan; and migrating the result
+ * again is "nothing to migrate".
  */
 export function runFixtureHomes(names: readonly string[]): void {
   describe('fixture homes through readHome and migrate', () => {
@@ -110,6 +111,11 @@ export function runFixtureHomes(names: readonly string[]): void {
           return;
         }
         const plan = migrate(input);
+        for (const op of plan.operations) {
+          for (const path of op.op === 'write' ? [op.path] : op.op === 'rename' ? [op.from, op.to] : []) {
+            assert.ok(path.split('/').every((part) => part !== '' && part !== '.' && part !== '..') && !path.includes('\\'), `${path} is a plain home-relative path, as apply requires`);
+          }
+        }
         if (UPDATE) writeExpectations(name, plan);
         checkExpectations(name, plan);
         parseConfig(plan.configText, 'config.yaml');
