@@ -30,7 +30,8 @@ function buildHome(dir: string): void {
     });
     writeFileSync(join(pack, `${String(file).padStart(2, '0')}-bench.yaml`), `rules:\n${rules.join('')}`);
   }
-  writeFileSync(join(dir, 'config.yaml'), `# bench home\nconfig_version: 8\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\n  mode: observe\n` +
+  // Version 8 wrote absolute paths under its data_dir; the migration maps them into the copy it runs on.
+  writeFileSync(join(dir, 'config.yaml'), `# bench home\nconfig_version: 8\ndata_dir: ${dir}\ngateway:\n  api_port: 0\nguardrail:\n  port: 0\n  mode: observe\n` +
     `  rule_pack_dir: ${pack}\nskill_actions:\n  high: {file: quarantine, runtime: disable, install: block}\n` +
     `scanners:\n  skill_scanner: {binary: skill-scanner, policy: permissive}\n  mcp_scanner: {analyzers: "yara,llm"}\nupdate_check: false\n`);
   writeFileSync(join(dir, 'policies/rego/data.json'), JSON.stringify({
@@ -43,15 +44,16 @@ function buildHome(dir: string): void {
   writeFileSync(join(dir, 'custom-providers.json'), JSON.stringify({ providers: [{ name: 'corp-llm', domains: ['llm.corp.example'] }] }));
   writeFileSync(join(dir, '.env'), 'WARDEN_GATEWAY_TOKEN=bench\n', { mode: 0o600 });
   const db = new Database(join(dir, 'audit.db'));
-  db.exec(`CREATE TABLE actions (id INTEGER PRIMARY KEY, target_type TEXT NOT NULL, target_name TEXT NOT NULL,
-    action TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL)`);
-  const insert = db.prepare('INSERT INTO actions (target_type, target_name, action, reason, created_at) VALUES (?, ?, ?, ?, ?)');
+  // Version 8's table, as docs/migration.md "Version 8 audit.db actions" gives it (what readHome reads).
+  db.exec(`CREATE TABLE actions (id INTEGER PRIMARY KEY, target_type TEXT NOT NULL, target_name TEXT NOT NULL, source_path TEXT,
+    action TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', actor TEXT, updated_at TEXT NOT NULL)`);
+  const insert = db.prepare('INSERT INTO actions (target_type, target_name, source_path, action, reason, actor, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (let i = 0; i < ACTIONS_ROWS; i++) {
       const type = ['skill', 'mcp', 'plugin', 'tool'][i % 4]!;
       const name = type === 'tool' ? `@claudecode/tool-${i}` : `${type}-${i}`;
       const reason = i % 3 === 0 ? `post-scan: HIGH finding ${i}` : `operator decision ${i}`;
-      insert.run(type, name, i % 2 ? 'block' : 'allow', reason, '2025-06-01T00:00:00Z');
+      insert.run(type, name, i % 2 ? null : `/home/dev/.agents/${name}`, i % 2 ? 'block' : 'allow', reason, 'dev', '2025-06-01T00:00:00Z');
     }
   })();
   db.close();
@@ -95,6 +97,8 @@ async function timedRuns(template: string, body: (dir: string) => unknown): Prom
 /** `deps` defaults to the migration this build carries (read-home.ts and migrate.ts joined in index.ts). */
 export async function run(deps: MigrationDeps | undefined = BUILT_IN_DEPS): Promise<void> {
   const template = mkdtempSync(join(tmpdir(), 'warden-bench-home-'));
+  // The agents' MCP configurations are read from an empty user home: the bench must not read the real one.
+  const userHome = mkdtempSync(join(tmpdir(), 'warden-bench-user-'));
   try {
     buildHome(template);
     const baselineMs = median(await timedRuns(template, readAndWrite));
@@ -107,7 +111,7 @@ export async function run(deps: MigrationDeps | undefined = BUILT_IN_DEPS): Prom
       return;
     }
     const migrateMs = median(await timedRuns(template, async (dir) => {
-      const outcome = await runMigration(deps, dir);
+      const outcome = await runMigration(deps, dir, { userHome });
       if (outcome.status !== 'migrated') throw new Error(`bench home not migrated: ${outcome.status}`);
     }));
     const file = writeResult({
@@ -120,5 +124,6 @@ export async function run(deps: MigrationDeps | undefined = BUILT_IN_DEPS): Prom
     process.stdout.write(`migration end to end ${round(migrateMs, 1)} ms (target <= 1000 ms), read+write baseline ${round(baselineMs, 1)} ms -> ${file}\n`);
   } finally {
     rmSync(template, { recursive: true, force: true });
+    rmSync(userHome, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { AuditReader } from '../audit/reader.js';
 import { connectAddress, httpUrl, sidecarBindAddress } from '../config/bind.js';
 import { wardenPaths } from '../config/home.js';
+import type { Config } from '../config/schema.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { connectorConfigProblems } from '../connectors/registry.js';
 import { runningGateway } from '../gateway/process-record.js';
@@ -45,7 +46,7 @@ export async function runChecks(env: NodeJS.ProcessEnv, migration?: MigrationDep
     checks.push(settings.token
       ? { name: 'token', outcome: 'ok', detail: `from ${settings.token.source}` }
       : { name: 'token', outcome: 'warn', detail: 'no gateway token yet; `warden start` creates one in .env' });
-    checks.push(await checkRulePack(settings.config.guardrail.rule_pack, paths.rulesDir));
+    checks.push(await checkRulePack(settings.config, paths.home, paths.rulesDir));
     const running = runningGateway(paths.pidFile);
     const bind = sidecarBindAddress(settings.config);
     checks.push(await checkPort('sidecar port', bind, settings.config.gateway.api_port, running?.sidecar));
@@ -70,10 +71,12 @@ export async function runChecks(env: NodeJS.ProcessEnv, migration?: MigrationDep
   return checks;
 }
 
-async function checkRulePack(name: string, customDir: string): Promise<Check> {
+async function checkRulePack(config: Config, home: string, rulesDir: string): Promise<Check> {
+  const name = config.guardrail.rule_pack;
   try {
     const { loadRulePack } = await import('../guardrail/rules/load.js');
-    const pack = loadRulePack(name, [customDir]);
+    const { rulePackDirs } = await import('../guardrail/rules/custom-packs.js');
+    const pack = loadRulePack(name, rulePackDirs(config, home, rulesDir));
     return { name: 'rule pack', outcome: 'ok', detail: `${name}: ${pack.rules.filter((r) => r.enabled).length} of ${pack.rules.length} rules enabled` };
   } catch (err) {
     return { name: 'rule pack', outcome: 'fail', detail: (err as Error).message };

@@ -9,6 +9,7 @@ import { loadSettings } from '../config/settings.js';
 import { DEFAULT_CONFIG_TEXT } from '../config/write.js';
 import { InspectionEngine } from '../guardrail/engine.js';
 import { Inspector } from '../guardrail/inspector.js';
+import { rulePackDirs } from '../guardrail/rules/custom-packs.js';
 import { loadRulePack } from '../guardrail/rules/load.js';
 import { verdictThresholds } from '../guardrail/thresholds.js';
 import { ToolHashStore } from '../scanners/mcp/tool-hashes.js';
@@ -25,7 +26,7 @@ export function localScanContext(processEnv: NodeJS.ProcessEnv = process.env): S
   const paths = wardenPaths(processEnv);
   const settings = existsSync(paths.config) ? loadSettings({ env: processEnv }) : undefined;
   const config = settings?.config ?? parseConfig(DEFAULT_CONFIG_TEXT, 'built-in defaults');
-  const engine = new InspectionEngine(loadRulePack(config.guardrail.rule_pack, [paths.rulesDir]));
+  const engine = new InspectionEngine(loadRulePack(config.guardrail.rule_pack, rulePackDirs(config, paths.home, paths.rulesDir)));
   return {
     env: settings?.env ?? { ...processEnv },
     inspector: new Inspector(engine, verdictThresholds(config)),

@@ -18,6 +18,7 @@ import { openDatabase } from '../db/open.js';
 import { connectorConfigProblems } from '../connectors/registry.js';
 import { InspectionEngine } from '../guardrail/engine.js';
 import { Inspector } from '../guardrail/inspector.js';
+import { rulePackDirs } from '../guardrail/rules/custom-packs.js';
 import { loadRulePack } from '../guardrail/rules/load.js';
 import { verdictThresholds } from '../guardrail/thresholds.js';
 import { ProxyAuthenticator } from '../proxy/auth.js';
@@ -123,7 +124,7 @@ export function prepare(env: NodeJS.ProcessEnv, legacy?: LegacyConversion): Prep
   const problems = [...connectorConfigProblems(settings.config), ...destinationProblems(settings.config, settings.env)];
   if (problems.length > 0) throw new ConfigError(`invalid configuration in ${settings.path}:\n  ${problems.join('\n  ')}`);
   // A bad rule pack refuses the start (or, on restart, keeps the running pack).
-  const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, [settings.paths.rulesDir]));
+  const engine = new InspectionEngine(loadRulePack(settings.config.guardrail.rule_pack, rulePackDirs(settings.config, settings.paths.home, settings.paths.rulesDir)));
   // A bad provider registry refuses the start too.
   const registry = new ProviderRegistry(settings.config);
   // A policy that does not compile refuses the start too (on restart, the running one is kept).

@@ -2,13 +2,16 @@
 // home is read once, read-only, and the version 8 (or 7) text is turned into version 9 text in memory; nothing
 // is written. What the loader receives is a LegacyConversion (src/config/load.ts), so the config module stays
 // free of the migration's file readers. A failure becomes a ConfigError telling the operator to run
-// `warden migrate`: the start exits with it, a reload keeps the running configuration.
+// `warden migrate`: the start exits with it, a reload keeps the running configuration. So does a migrated file
+// whose rule pack only the apply step would write (a version 8 pack rebased to its `<folder>-1.0` copy): in
+// memory, that pack does not exist.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseDocument } from 'yaml';
 import { ConfigError, type LegacyConversion } from '../config/load.js';
 import { migrationDeps } from './index.js';
 import { configVersionOf, detectScope, type MigrationDeps } from './run.js';
-import type { MigrationInput } from './types.js';
+import type { MigrationInput, MigrationPlan } from './types.js';
 
 /** The conversion for the home's config.yaml when it is older than 9; undefined when it needs none. */
 export async function inMemoryMigration(home: string, given?: MigrationDeps): Promise<LegacyConversion | undefined> {
@@ -32,11 +35,23 @@ export async function inMemoryMigration(home: string, given?: MigrationDeps): Pr
   }
   return (current, path, from) => {
     try {
-      return deps.migrate({ ...input, configText: current }).configText;
+      const plan = deps.migrate({ ...input, configText: current });
+      const unwritten = unwrittenRulePack(plan);
+      if (unwritten) throw new Error(`rule pack ${unwritten} is the rebased copy of a version 8 pack, which only the migration writes`);
+      return plan.configText;
     } catch (err) {
       throw failure(err, path, from);
     }
   };
+}
+
+/** The custom pack guardrail.rule_pack names when its folder is one of the plan's writes (not on disk yet). */
+function unwrittenRulePack(plan: MigrationPlan): string | undefined {
+  const doc = parseDocument(plan.configText);
+  const name = doc.getIn(['guardrail', 'rule_pack']);
+  const path = typeof name === 'string' ? doc.getIn(['custom_packs', name, 'path']) : undefined;
+  if (typeof path !== 'string') return undefined;
+  return plan.operations.some((op) => op.op === 'write' && op.path.startsWith(`${path}/`)) ? (name as string) : undefined;
 }
 
 function failure(err: unknown, path: string, version: number): ConfigError {

@@ -13,7 +13,7 @@ import type { MigrationInput, MigrationPlan, MigrationRecord, MigrationScope } f
 
 /** What a run needs from the rest of the migration: the home reader and the pure function. */
 export interface MigrationDeps {
-  readHome(home: string, scope: MigrationScope, now?: Date): Promise<MigrationInput>;
+  readHome(home: string, scope: MigrationScope, now?: Date, userHome?: string): Promise<MigrationInput>;
   migrate(input: MigrationInput): MigrationPlan;
 }
 
@@ -25,6 +25,8 @@ export interface RunOptions {
   /** Who is migrating; detected from the home when not given (see detectScope). */
   scope?: MigrationScope;
   now?: Date;
+  /** The user's home folder the agents' MCP configurations are read from (rule 12); the process's by default. */
+  userHome?: string;
   /** The version 9 step only (`config migrate`): a file older than 8 needs `warden migrate`, which runs every step. */
   v9StepOnly?: boolean;
   /** Test hook handed to applyPlan (the kill-between-steps test). */
@@ -96,7 +98,7 @@ export async function runMigration(deps: MigrationDeps, home: string, options: R
   if (options.v9StepOnly && fromVersion !== undefined && fromVersion < 8) {
     throw new ConfigError(`${join(home, 'config.yaml')}: config_version ${fromVersion} needs the earlier steps too: run \`warden migrate\``);
   }
-  const input = await deps.readHome(home, scope, options.now);
+  const input = await deps.readHome(home, scope, options.now, options.userHome);
   const plan = deps.migrate(input);
   if (options.ack) plan.record.acknowledged = true;
   if (options.dryRun) return { status: 'planned', scope, fromVersion: fromVersion ?? 8, plan };

@@ -1,12 +1,11 @@
 // The config rules of the 8 → 9 migration (rules 1–4, 6, 7, 9, 11, 12, the version 8 keys no rule names, and
-// the 7 → 8 conversion), run through migrate() on the fixture homes in fixtures/<case>/: `home/` is the version 8
-// data home, `user-home/` the files of the user's home folder (agents' MCP configurations, keyed `~/…`),
-// `input.json` the scope; `config.yaml`, `migration-v9.json` and `operations.json` beside them are what the
-// migration must produce. WARDEN_UPDATE_FIXTURES=1 rewrites those expectations (review the diff before committing).
+// the 7 → 8 conversion), over the fixture homes in fixtures/<case>/ that are not `file-*` (those are
+// file-rules.test.ts's): every home runs through the real readHome and migrate() in the shared runner
+// (fixture-homes.ts, where WARDEN_UPDATE_FIXTURES=1 rewrites the expectations); the tests below look closer at
+// what each rule wrote, on the same inputs.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, parseDocument } from 'yaml';
@@ -15,45 +14,23 @@ import { MigrationError } from '../../src/migration/errors.js';
 import { restoreLayout } from '../../src/migration/layout.js';
 import { migrate } from '../../src/migration/migrate.js';
 import { BUILT_IN_ACTIONS, BUILT_IN_FIRST_PARTY } from '../../src/migration/rules/built-in-policy.js';
-import type { FileOperation, HomeFile, MigrationInput, MigrationPlan, MigrationScope } from '../../src/migration/types.js';
+import type { MigrationInput, MigrationPlan, MigrationScope } from '../../src/migration/types.js';
 import { convertV7 } from '../../src/migration/v8/from-v7.js';
 import { validateV8 } from '../../src/migration/v8/validate.js';
+import { FIXTURE_NAMES, FIXTURES, NOW, readFixture, runFixtureHomes, sha256 } from './fixture-homes.js';
 
-const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const HOME = '/home/dev/.warden';
-const NOW = new Date('2026-03-01T12:00:00.000Z');
-const UPDATE = process.env.WARDEN_UPDATE_FIXTURES === '1';
 
-function walk(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-}
+/** The config rules' fixture homes (the file rules' are `file-*`). */
+const fixtures = FIXTURE_NAMES.filter((name) => !name.startsWith('file-'));
+/** What readHome read from each fixture home, read once for the whole file. */
+const inputs = new Map(await Promise.all(fixtures.map(async (name) => [name, await readFixture(name)] as const)));
 
-/** The MigrationInput readHome() would build from a fixture (until read-home.ts is merged, the test builds it). */
+/** The fixture's input (a copy: a test may change its files), with another config text when given. */
 function inputOf(fixture: string, configText?: string): MigrationInput {
-  const dir = join(FIXTURES, fixture);
-  const files = new Map<string, HomeFile>();
-  for (const path of walk(join(dir, 'home'))) {
-    const key = relative(join(dir, 'home'), path).split('\\').join('/');
-    if (key !== 'config.yaml') files.set(key, { path: key, bytes: readFileSync(path) });
-  }
-  for (const path of walk(join(dir, 'user-home'))) {
-    const key = `~/${relative(join(dir, 'user-home'), path).split('\\').join('/')}`;
-    files.set(key, { path: key, bytes: readFileSync(path) });
-  }
-  const options = existsSync(join(dir, 'input.json')) ? (JSON.parse(readFileSync(join(dir, 'input.json'), 'utf8')) as { scope?: MigrationScope }) : {};
-  return {
-    home: HOME,
-    scope: options.scope ?? 'user',
-    configText: configText ?? readFileSync(join(dir, 'home', 'config.yaml'), 'utf8'),
-    files,
-    actionsRows: [],
-    now: NOW,
-  };
+  const input = inputs.get(fixture)!;
+  return { ...input, files: new Map(input.files), configText: configText ?? input.configText };
 }
-
-/** Operations as JSON (a `write`'s bytes as text). */
-const operationsJson = (ops: FileOperation[]) => ops.map((op) => (op.op === 'write' ? { ...op, bytes: op.bytes.toString('utf8') } : op));
 
 function expectError(fn: () => unknown, code: string, message?: RegExp): void {
   assert.throws(fn, (err: unknown) => {
@@ -64,48 +41,14 @@ function expectError(fn: () => unknown, code: string, message?: RegExp): void {
   });
 }
 
-/** The fixture homes of the config rules (the file rules' homes, in the same folder, have their own runner). */
-const fixtures = [
-  'admission-custom', 'asset-policy', 'comments-order', 'from-v7', 'managed', 'providers-overlay', 'providers-overlay-live',
-  'removed-actions-conflict', 'scanner-policy-file', 'scanners', 'signature-packs', 'stock', 'thresholds-config-wins',
-  'thresholds-looser', 'thresholds-stricter', 'unscannable-mcp',
-];
 const plans = new Map<string, MigrationPlan>();
 const planOf = (fixture: string) => {
   if (!plans.has(fixture)) plans.set(fixture, migrate(inputOf(fixture)));
   return plans.get(fixture)!;
 };
 
-describe('fixture homes', () => {
-  it('has the fixture set this file promises', () => assert.ok(fixtures.length >= 15, `${fixtures.length} fixtures`));
+runFixtureHomes(fixtures);
 
-  for (const fixture of fixtures) {
-    it(`${fixture}: the version 9 file, the record and the operations`, () => {
-      const plan = planOf(fixture);
-      const dir = join(FIXTURES, fixture);
-      if (UPDATE) {
-        writeFileSync(join(dir, 'config.yaml'), plan.configText);
-        writeFileSync(join(dir, 'migration-v9.json'), `${JSON.stringify(plan.record, null, 2)}\n`);
-        writeFileSync(join(dir, 'operations.json'), `${JSON.stringify(operationsJson(plan.operations), null, 2)}\n`);
-      }
-      assert.equal(plan.configText, readFileSync(join(dir, 'config.yaml'), 'utf8'));
-      assert.deepEqual(plan.record, JSON.parse(readFileSync(join(dir, 'migration-v9.json'), 'utf8')));
-      assert.deepEqual(operationsJson(plan.operations), JSON.parse(readFileSync(join(dir, 'operations.json'), 'utf8')));
-      // The result loads with the version 9 loader, and the record's hashes are those of the two texts.
-      parseConfig(plan.configText, 'config.yaml');
-      assert.equal(plan.record.result_sha256, sha256(plan.configText));
-      assert.equal(plan.record.source_sha256, sha256(inputOf(fixture).configText));
-    });
-
-    it(`${fixture}: migrating again is "nothing to migrate", and the same input gives the same plan`, () => {
-      const plan = planOf(fixture);
-      assert.deepEqual(migrate(inputOf(fixture)), plan);
-      expectError(() => migrate(inputOf(fixture, plan.configText)), 'WARDEN_ERR_MIGRATION_NOTHING_TO_DO', /nothing to migrate/);
-    });
-  }
-});
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('rules', () => {
   it('rule 1: the built-in policy is admission.rego\'s', () => {
@@ -205,7 +148,7 @@ describe('rules', () => {
     const plan = planOf('scanner-policy-file');
     const config = parseConfig(plan.configText, 'c');
     const bytes = readFileSync(join(FIXTURES, 'scanner-policy-file', 'home', 'scan-policy.yaml'));
-    assert.deepEqual(config.scanners.skill_scanner.policy_file, { path: '/home/dev/.warden/scan-policy.yaml', digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}` });
+    assert.deepEqual(config.scanners.skill_scanner.policy_file, { path: '/home/dev/.warden/scan-policy.yaml', digest: `sha256:${sha256(bytes)}` });
     assert.equal(config.scanners.skill_scanner.policy, 'custom');
     assert.deepEqual(config.scanners.mcp_scanner.analyzers, []);
     assert.doesNotMatch(plan.configText, /mcp_scanner/);

@@ -1,7 +1,7 @@
 // `custom_packs`: operator rule packs outside the shipped presets, each pinned by a digest, so a pack that was
 // edited after it was listed is noticed instead of silently loaded. Written by the 8 → 9 migration (rule 5,
-// from `guardrail.rule_pack_dir` folders); reserved for the rule-pack loader, which today reads
-// `guardrail.rule_pack` from policies/rules/ and `$WARDEN_HOME/rules/<name>/` only.
+// from `guardrail.rule_pack_dir` folders). When `guardrail.rule_pack` names one, the loader checks its digest and
+// reads it from its folder (src/guardrail/rules/custom-packs.ts).
 import Type from 'typebox';
 
 export const CustomPack = Type.Object(
@@ -18,6 +18,6 @@ export const CustomPack = Type.Object(
 export const CustomPacksSection = Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9_.-]*$' }), CustomPack, {
   default: {},
   description: 'Operator rule packs by name, which `guardrail.rule_pack` may name. Written by `warden migrate` from ' +
-    'version 8 `rule_pack_dir` folders; reserved for the rule-pack loader (a later step), which reads ' +
-    '`$WARDEN_HOME/rules/<name>/` today.',
+    'version 8 `rule_pack_dir` folders. The named pack is read from its `path` (a folder named like the pack) after ' +
+    'its files are checked against `digest`; an edited pack stops the start until its new digest is pinned.',
 });

@@ -37,9 +37,12 @@ export const auditActionsRule: MigrationRule = (ctx) => {
     const entry = entryOf(row);
     latest.set(JSON.stringify([row.target_type, entry.name, entry.connector ?? null]), { row, type: row.target_type, entry });
   }
-  for (const { row, type, entry } of latest.values()) {
+  // What config.yaml lists, read once: the latest rows are one per target, so they never clash with each other,
+  // and reading the lists again for each of thousands of rows was the migration's largest cost.
+  const listed = listedInConfig(ctx);
+  for (const [key, { row, type, entry }] of latest) {
     const list = LIST_OF[row.action];
-    if (alreadyListed(ctx, type, entry)) {
+    if (listed.has(key)) {
       ctx.record.notes.push(`audit.db actions row ${row.id}: ${type} "${entry.name}" is already in config.yaml's asset_policy; the file's entry is kept`);
       continue;
     }
@@ -61,12 +64,17 @@ function compareIds(a: number | string, b: number | string): number {
   return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
 }
 
-function alreadyListed(ctx: MigrationContext, type: string, entry: Entry): boolean {
-  return Object.values(LIST_OF).some((list) => {
-    const node = ctx.doc.getIn(['asset_policy', type, list]);
-    if (!isSeq(node)) return false;
-    return (node.toJSON() as Entry[]).some((e) => e?.name === entry.name && (e.connector ?? null) === (entry.connector ?? null));
-  });
+/** The targets config.yaml's asset_policy lists already name, keyed like `latest` (type, name, connector). */
+function listedInConfig(ctx: MigrationContext): Set<string> {
+  const keys = new Set<string>();
+  for (const type of ASSET_TYPES) {
+    for (const list of Object.values(LIST_OF)) {
+      const node = ctx.doc.getIn(['asset_policy', type, list]);
+      if (!isSeq(node)) continue;
+      for (const e of node.toJSON() as Partial<Entry>[]) keys.add(JSON.stringify([type, e?.name, e?.connector ?? null]));
+    }
+  }
+  return keys;
 }
 
 function append(ctx: MigrationContext, path: string[], entry: Entry): void {

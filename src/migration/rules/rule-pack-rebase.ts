@@ -10,7 +10,7 @@ import { DETECTION_ONLY_TAG } from '../../guardrail/engine.js';
 import { RULE_CATEGORIES, type Rule } from '../../guardrail/rules/schema.js';
 import { RuleMergeUnsafeError, RulePackUnloadableError } from '../file-errors.js';
 import { MIGRATION_LIMITS } from '../limits.js';
-import { packDigest } from '../pack-digest.js';
+import { packDigest } from '../../guardrail/rules/pack-digest.js';
 import type { HomeFile, MigrationRecord } from '../types.js';
 import { v8Patterns, type V8Rule } from '../v8/rule-file.js';
 import { literalExpression } from './literal-expression.js';

@@ -8,7 +8,7 @@
 import { isMap, isScalar, parse } from 'yaml';
 import { RulePackUnloadableError } from '../file-errors.js';
 import { asRecord, homeRelative, rulePackDirs } from '../home-paths.js';
-import { packDigest } from '../pack-digest.js';
+import { packDigest } from '../../guardrail/rules/pack-digest.js';
 import type { MigrationContext, MigrationRule } from '../types.js';
 import { rebasePack } from './rule-pack-rebase.js';
 import { baseName, folderFiles, readPackFolder } from './rule-pack-folder.js';
