@@ -54,6 +54,15 @@ export function bwrapArgs(spec: SandboxSpec, homeDir: string): string[] {
   ];
   for (const mount of spec.mounts) args.push(mount.writable ? '--bind' : '--ro-bind', mount.host, mount.target);
   // The root itself (a tmpfs holding the mount points) becomes read-only: nothing can be written beside the mounts.
-  args.push('--remount-ro', '/', '--chdir', spec.workdir, '--info-fd', '3', '--', ...spec.entry);
+  args.push('--remount-ro', '/', '--chdir', spec.workdir, '--info-fd', '3', '--', ...entryWithInit(spec));
   return args;
+}
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/** The entry program, after the spec's init steps when it has some (a failed step ends the sandbox with 70). */
+function entryWithInit(spec: SandboxSpec): string[] {
+  if (!spec.init || spec.init.length === 0) return spec.entry;
+  const steps = spec.init.map((argv) => argv.map(shellQuote).join(' ')).join(' && ');
+  return ['/bin/sh', '-c', `${steps} || exit 70\nexec "$@"`, 'warden-init', ...spec.entry];
 }
