@@ -12,12 +12,12 @@ import { WardenError } from '../errors.js';
 import { isoNow } from '../util/iso-now.js';
 import { uuidv7 } from '../util/uuidv7.js';
 import { openAuditDatabase } from './database.js';
-import { EGRESS_COLUMNS, egressRowValues, type NewEgressRecord } from './egress.js';
+import { EGRESS_COLUMNS, egressFromRow, egressQuery, egressRowValues, type EgressFilter, type EgressRow, type NewEgressRecord } from './egress.js';
 import { COLUMNS, fromRow, rowValues, type AuditEvent, type NewAuditEvent, type Row } from './events.js';
 import { AUDIT_LIMITS } from './limits.js';
 
 export { AUDIT_SEVERITIES, type AuditEvent, type AuditSeverity, type NewAuditEvent } from './events.js';
-export type { NewEgressRecord } from './egress.js';
+export type { EgressFilter, NewEgressRecord } from './egress.js';
 export { AuditRowRejected } from './row-data.js';
 
 /** A row that could not be committed; the rest of its batch was. */
@@ -149,6 +149,13 @@ export class AuditStore {
     this.commit();
     const rows = this.db.prepare(`SELECT ${COLUMNS.join(', ')} FROM alerts ORDER BY seq DESC LIMIT ?`).all(limit) as Row[];
     return rows.map(fromRow);
+  }
+
+  /** Network egress records matching `filter`, newest first (everything appended so far is committed first). */
+  async egress(filter: EgressFilter): Promise<ReturnType<typeof egressFromRow>[]> {
+    this.commit();
+    const { sql, params } = egressQuery(filter);
+    return (this.db.prepare(sql).all(params) as EgressRow[]).map(egressFromRow);
   }
 
   async close(): Promise<void> {

@@ -11,6 +11,7 @@ import { installErrorHandling } from './plugins/errors.js';
 import { SIDECAR_LIMITS } from './limits.js';
 import { declareFamily } from '../util/route-config.js';
 import { auditRoutes } from './routes/audit.js';
+import { networkEgressRoutes } from './routes/network-egress.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { enforceRoutes } from './routes/enforce.js';
 import { FLEET_PREFIX, fleetRoutes } from './routes/fleet.js';
@@ -60,6 +61,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   statusRoutes(app, ctx);
   connectorRoutes(app, ctx);
   auditRoutes(app, ctx);
+  networkEgressRoutes(app, ctx);
   // The agent-facing family: the connector's hook token opens it over loopback, and it shares one per-IP budget.
   await app.register(async (agentFacing) => {
     declareFamily(agentFacing, { auth: 'hook-token', perIpLimit: true });
