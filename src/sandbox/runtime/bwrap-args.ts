@@ -1,6 +1,6 @@
 // The bubblewrap command line of one sandbox: the isolation list of the issue in one place. New user, PID,
-// IPC, UTS, cgroup and network namespaces (`--unshare-all`: the network is loopback only until the egress
-// bridge exists), every capability dropped, the sandbox killed with its monitor (`--die-with-parent`) and cut
+// IPC, UTS, cgroup and network namespaces (`--unshare-all`: the network is loopback only; the egress proxy's
+// socket, mounted in, is the one way out), every capability dropped, the sandbox killed with its monitor (`--die-with-parent`) and cut
 // from the caller's terminal (`--new-session`, no TIOCSTI). The host system is visible read-only and minimal:
 // /usr and its /bin, /lib* links, and a short list of /etc files (no shadow, no host passwd: the image
 // brings its own). /proc, /dev and /tmp are fresh; home is the sandbox's own folder; the project is mounted
