@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, createServer, request, type RequestOptions } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function get(options: Parameters<typeof request>[0]): Promise<void> {
+function get(options: RequestOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     const req = request(options, (res) => {
       res.resume();

@@ -5,7 +5,7 @@
 // go to a real audit.db.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -234,5 +234,12 @@ describe('egress proxy with a real sandbox', () => {
     const later = await curl(`-i http://localhost:${httpPort}/later`);
     assert.match(later.stdout.toString(), /403[\s\S]*"category":"large_upload"/);
     assert.deepEqual(proxy.lastRefusal('eg', 'localhost'), { unblockable: true, category: 'large_upload' });
+  });
+
+  it('forgets the sandbox\'s egress folder (socket, CA) when the sandbox is deleted', async () => {
+    assert.ok(existsSync(join(home.dir, 'sandboxes', 'eg', 'egress', 'proxy.sock')));
+    await manager.remove('eg');
+    assert.ok(!existsSync(join(home.dir, 'sandboxes', 'eg')), 'nothing of the sandbox is left');
+    assert.equal(proxy.totals('eg'), undefined);
   });
 });

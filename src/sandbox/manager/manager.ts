@@ -359,6 +359,7 @@ export class SandboxManager {
     const { driver, workspace, store, sandboxesDir } = this.#deps;
     const warnings: string[] = [];
     await driver.remove(record.name);
+    this.#deps.egress?.detach(record.name);
     rmSync(join(sandboxesDir, record.name, 'workspace'), { recursive: true, force: true });
     if (keepSnapshot) {
       if (record.snapshot) warnings.push(`snapshots kept under ${join(sandboxesDir, record.name)}`);
@@ -372,7 +373,6 @@ export class SandboxManager {
     }
     this.#secrets.delete(record.name);
     this.#bindings.delete(record.name);
-    this.#deps.egress?.detach(record.name);
     store.delete(record.name);
     return warnings;
   }
