@@ -96,7 +96,7 @@ describe('egress proxy through its socket', () => {
     assert.match(head.toString(), /^HTTP\/1\.1 200/);
     const tls = tlsConnect({ socket, ca: upstreamCA.certPem, host: '127.0.0.1' });
     await once(tls, 'secureConnect');
-    assert.match(tls.getPeerCertificate().issuer.CN, /sandbox upstream/, 'issued by the upstream\'s CA, not a sandbox CA');
+    assert.match(String(tls.getPeerCertificate().issuer.CN), /sandbox upstream/, 'issued by the upstream\'s CA, not a sandbox CA');
     const [data] = (await once(tls, 'data')) as [Buffer];
     assert.equal(data.toString(), 'hello over tls\n');
     tls.destroy();
