@@ -95,6 +95,9 @@ link_local if {
 
 host_machine if address == "localhost"
 
+# The name a sandbox uses for the host machine (its own localhost is its own loopback); the proxy resolves it to 127.0.0.1.
+host_machine if address == "host.warden.internal"
+
 host_machine if endswith(address, ".localhost")
 
 host_machine if {

@@ -103,7 +103,7 @@ describe('egress proxy with a real sandbox', () => {
     manager = service.manager!;
     // A human unblocked the host machine's loopback (by IP and by name), and rebind.test, whose DNS answer then
     // points at the metadata service.
-    unblocked.add('eg 127.0.0.1').add('eg localhost').add('eg rebind.test');
+    unblocked.add('eg 127.0.0.1').add('eg localhost').add('eg host.warden.internal').add('eg rebind.test');
     await manager.create({
       harness: 'shell', project: join(work, 'project'), name: 'eg', no_snapshot: true,
       host_ports: [httpPort, askPort, tlsPort, closedPort],
@@ -129,6 +129,8 @@ describe('egress proxy with a real sandbox', () => {
     const out = await curl(`http://127.0.0.1:${httpPort}/allowed`);
     assert.match(out.stdout.toString(), /hello from \/allowed\n exit=0/);
     assert.equal(seen.at(-1)?.url, '/allowed');
+    const byName = await sh(`curl -sS --max-time 10 http://host.warden.internal:${httpPort}/by-name 2>&1; echo " exit=$?"`);
+    assert.match(byName.stdout.toString(), /hello from \/by-name\n exit=0/, 'the host machine by its name, with the default proxy variables');
     const direct = await sh(`curl -sS --noproxy '*' --max-time 5 http://127.0.0.1:${httpPort}/direct 2>&1; echo " exit=$?"`);
     assert.doesNotMatch(direct.stdout.toString(), /exit=0/, 'the host loopback is another network namespace');
     const allowed = events.find((e) => e.kind === 'egress.allowed' && e.port === httpPort);

@@ -31,6 +31,9 @@ export function hostListed(list: readonly string[], host: string): boolean {
   });
 }
 
+/** The name a sandbox reaches the host machine by (its own `localhost` is its own loopback). */
+export const HOST_MACHINE_NAME = 'host.warden.internal';
+
 async function systemResolve(host: string): Promise<string[]> {
   const answers = await lookup(host, { all: true, verbatim: true });
   return answers.map((a) => a.address);
@@ -74,7 +77,7 @@ export async function decide(deps: EgressDeps, sandbox: EgressSandbox, rawHost: 
   }
   let resolved: string[];
   try {
-    const addresses = isIP(host) ? [host] : await withTimeout((deps.resolve ?? systemResolve)(host), SANDBOX_EGRESS_LIMITS.dnsTimeoutMs, 'timed out');
+    const addresses = isIP(host) ? [host] : host === HOST_MACHINE_NAME ? ['127.0.0.1'] : await withTimeout((deps.resolve ?? systemResolve)(host), SANDBOX_EGRESS_LIMITS.dnsTimeoutMs, 'timed out');
     resolved = [...new Set(addresses.map(canonicalHost))];
     if (resolved.length === 0) throw new Error('no address');
   } catch (err) {
