@@ -169,6 +169,30 @@ describe('egress proxy through its socket', () => {
     }
   });
 
+  it('injects a credential into plain HTTP to its host and port, never in clear text for a 443 binding', async () => {
+    const seenAuth: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seenAuth.push(req.headers.authorization);
+      res.end('ok');
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const plainPort = (server.address() as AddressInfo).port;
+    try {
+      proxy.attach(sandbox('cred', {
+        host_ports: [plainPort, 443],
+        credentials: [{ name: 'A', value: 'secret-a', host: '127.0.0.1', port: plainPort }, { name: 'B', value: 'secret-b', host: 'localhost', port: 443 }],
+      }));
+      await viaProxy('cred', `http://127.0.0.1:${plainPort}/x`);
+      assert.deepEqual(seenAuth, ['Bearer secret-a']);
+      assert.deepEqual(proxy.endpoints('cred').map((e) => [e.name, e.result]).sort(), [['A', 'ok'], ['B', 'unused']]);
+      // Plain HTTP to the 443 endpoint's host and port: forwarded (and failing), but without the secret.
+      await viaProxy('cred', 'http://localhost:443/x').catch(() => undefined);
+      assert.equal(proxy.endpoints('cred').find((e) => e.name === 'B')!.result, 'unused');
+    } finally {
+      server.close();
+    }
+  });
+
   it('injects each provider\'s own header', () => {
     const binding = (host: string) => ({ name: 'K', value: 'v', host, port: 443 });
     assert.deepEqual(credentialHeader(binding('api.anthropic.com')), { name: 'x-api-key', value: 'v' });

@@ -360,7 +360,8 @@ export class EgressProxy implements EgressPort {
       res.writeHead(403, { 'content-type': 'application/json', 'x-warden-egress': `blocked; category=${d.category}`, connection: 'close' }).end(refusalBody(d, port));
       return;
     }
-    const binding = bindingFor(state.sandbox.credentials, d.host, port);
+    // A binding on 443 is a TLS endpoint: its secret never goes out in clear text, even to the right address.
+    const binding = port === 443 ? undefined : bindingFor(state.sandbox.credentials, d.host, port);
     const headers: Record<string, string | string[]> = { ...forwardedHeaders(req), host: url.host };
     if (binding) {
       const header = credentialHeader(binding);
