@@ -105,6 +105,11 @@ describe('egress proxy through its socket', () => {
     assert.ok(totals.bytes_up > 0 && totals.bytes_down > 0);
   });
 
+  it('refuses a socket path too long for a Unix socket, before binding anything', () => {
+    const long = new EgressProxy({ firewall: () => { throw new Error('unused'); }, settings: () => settings, dirOf: (name) => join(dir, 'x'.repeat(120), name) });
+    assert.throws(() => long.attach(sandbox('long')), /too long for a Unix socket/);
+  });
+
   it('answers 400 to a request that is not a proxy request', async () => {
     proxy.attach(sandbox('bad'));
     const answer = await new Promise<number>((resolve, reject) => {

@@ -18,10 +18,11 @@ import { loadSettings } from '../../src/config/settings.js';
 import { PolicyService } from '../../src/policy/service.js';
 import { SandboxCA } from '../../src/sandbox/egress/ca.js';
 import { EGRESS_SOURCE, EgressProxy } from '../../src/sandbox/egress/proxy.js';
+import { egressDir } from '../../src/sandbox/egress/setup.js';
 import type { AskRequest } from '../../src/sandbox/egress/types.js';
 import type { SandboxManager } from '../../src/sandbox/manager/manager.js';
 import type { ResolvedPolicy, RunOptions } from '../../src/sandbox/ports.js';
-import { createSandboxService, type SandboxService } from '../../src/sandbox/service.js';
+import { createSandboxService, sandboxesDir, type SandboxService } from '../../src/sandbox/service.js';
 import { tempHome, type TempHome } from '../helpers/home.js';
 import { FixedPolicy, MemoryWorkspace } from './fixtures.js';
 
@@ -94,7 +95,7 @@ describe('egress proxy with a real sandbox', () => {
       emit: (event) => events.push(event),
       ask: (request) => new Promise((resolve) => asks.push({ request, answer: (decision) => resolve({ decision }) })),
       isUnblocked: (sandbox, host) => unblocked.has(`${sandbox} ${host}`),
-      dirOf: (name) => join(home.dir, 'sandboxes', name, 'egress'),
+      dirOf: (name) => egressDir(sandboxesDir(home.dir), name),
       resolve: async (host) => ({ localhost: ['127.0.0.1'], 'rebind.test': ['169.254.169.254'], 'loop.test': ['127.0.0.1'] } as Record<string, string[]>)[host] ?? [],
       upstreamCA: upstreamCA.certPem,
     });

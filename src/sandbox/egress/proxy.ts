@@ -10,6 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { connect, isIP, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { rootCertificates, TLSSocket } from 'node:tls';
+import { SandboxApiError } from '../errors.js';
 import { SandboxCA } from './ca.js';
 import { bindingFor, credentialHeader } from './credentials.js';
 import { decide, type Decision } from './decide.js';
@@ -26,6 +27,8 @@ export const EGRESS_SOURCE = 'warden-egress-proxy';
 /** Headers that belong to one hop and are never forwarded. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']);
 const SYSTEM_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+/** sun_path holds 108 bytes with its terminating NUL on Linux. */
+const MAX_SOCKET_PATH = 107;
 
 interface SandboxState {
   sandbox: EgressSandbox;
@@ -104,6 +107,11 @@ export class EgressProxy implements EgressPort {
     const dir = this.#deps.dirOf(sandbox.name);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const socketPath = join(dir, SOCKET_FILE);
+    if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
+      throw new SandboxApiError('unavailable', `the egress proxy socket path is too long for a Unix socket (${socketPath})`, {
+        detail: `a Unix socket path has at most ${MAX_SOCKET_PATH} bytes: use a shorter WARDEN_HOME`,
+      });
+    }
     rmSync(socketPath, { force: true });
     const ca = sandbox.credentials.length > 0 ? new SandboxCA(sandbox.name) : undefined;
     if (ca) {
@@ -133,7 +141,12 @@ export class EgressProxy implements EgressPort {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       else socket.destroy();
     });
-    // Binding a Unix socket happens inside listen(): the file exists when attach returns.
+    // A listener failing later must not take the gateway down: the sandbox just has no way out.
+    server.on('error', (err) => {
+      this.#deps.emit?.({ kind: 'finding', sandbox: sandbox.name, reason: 'egress_unavailable', message: `egress proxy: ${err.message}` });
+      this.#close(sandbox.name);
+    });
+    // Binding a Unix socket happens inside listen(): the file exists when attach returns (chmod fails otherwise).
     server.listen(socketPath);
     chmodSync(socketPath, 0o600);
     this.#states.set(sandbox.name, state);

@@ -2,6 +2,7 @@
 // credentialed endpoints, the CA files) bound read-only at EGRESS_MOUNT, the forwarder program and the Node
 // binary that runs it, the proxy variables for the harness, and the forwarder as an init step (it listens on
 // the sandbox's own loopback before the harness starts).
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EgressSetup } from './types.js';
 
@@ -19,6 +20,11 @@ const FORWARDER_MOUNT = '/opt/warden/egress';
 const NODE_MOUNT = '/opt/warden/node';
 /** `runtime/` at the package root (three levels up from both src/ and dist/sandbox/egress/). */
 const FORWARDER_DIR = fileURLToPath(new URL('../../../runtime/', import.meta.url));
+
+/** A sandbox's egress folder on the host: `<sandboxes dir>/<name>/egress` (what EgressDeps.dirOf answers). */
+export function egressDir(sandboxesDir: string, name: string): string {
+  return join(sandboxesDir, name, 'egress');
+}
 
 export function egressSetup(dir: string, withCA: boolean): EgressSetup {
   const proxy = `http://127.0.0.1:${EGRESS_PORT}`;
