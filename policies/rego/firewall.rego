@@ -8,9 +8,10 @@
 #
 # A sandbox's egress proxy adds what it knows of the run: `pack`, `profile`, `network_mode` (none, policed,
 # open), `approvals` (ask a human about what no rule decides), `host_ports` (ports on the host machine the run
-# may reach), `unblocked` / `blocked` (a human lifted or rejected this host), and `resolved` (the addresses the
-# proxy resolved the name to, canonical: a name resolving to a metadata or loopback address is refused, so DNS
-# rebinding cannot reach them). For a sandbox, what no rule decides is asked (policed with approvals), refused
+# may reach), `gateway_ports` (Warden's own listeners on the host, such as the guardrail proxy), `unblocked` /
+# `blocked` (a human lifted or rejected this host), and `resolved` (the addresses the proxy resolved the name
+# to, canonical: a name resolving to a metadata or loopback address is refused, so DNS rebinding cannot reach
+# them). For a sandbox, what no rule decides is asked (policed with approvals), refused
 # (policed without) or allowed (open); the host machine is reachable only on the run's host_ports.
 package warden.firewall
 
@@ -156,8 +157,11 @@ sandbox_decision := refuse("the sandbox's network mode is none", "network_mode",
 	input.approvals
 } else := refuse("no rule allows this host and approvals are off", null, "unknown_host", true)
 
-# The host machine: only the run's host_ports, each one asked of a human until it is approved (unblocked).
-host_port_decision := refuse("a port on the host machine the run did not ask for", "host_ports", "host_port", false) if {
+# The host machine: Warden's own listeners a sandbox must reach (the guardrail proxy its model traffic goes
+# through: `gateway_ports`), then only the run's host_ports, each asked of a human until it is approved (unblocked).
+host_port_decision := permit("Warden's own listener on the host", "gateway_ports", "gateway") if {
+	input.port in object.get(input, "gateway_ports", [])
+} else := refuse("a port on the host machine the run did not ask for", "host_ports", "host_port", false) if {
 	not host_port_listed
 } else := permit("a host port of the run, approved", "host_ports", "host_port") if {
 	input.unblocked == true

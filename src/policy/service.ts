@@ -44,7 +44,7 @@ export interface FirewallInput {
   host: string; port: number; protocol: string; binary?: string; sandbox?: string;
   /** What a sandbox's egress proxy adds (policies/rego/firewall.rego says how each is used). */
   pack?: string; profile?: string; network_mode?: 'none' | 'policed' | 'open'; approvals?: boolean; host_ports?: number[];
-  unblocked?: boolean; blocked?: boolean; resolved?: string[];
+  unblocked?: boolean; blocked?: boolean; resolved?: string[]; gateway_ports?: number[];
 }
 export interface FirewallOutput {
   allow: boolean; reason: string; matched_rule: string | null;

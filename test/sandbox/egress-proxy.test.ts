@@ -32,6 +32,7 @@ describe('egress proxy through its socket', () => {
   const settings: EgressSettings = { large_upload_bytes: LIMIT, large_upload_block: true, large_upload_exempt: [], unblocked: [], block: [] };
   let failPolicy = false;
   let proxy: EgressProxy;
+  let policy: PolicyService;
   const received: number[] = [];
 
   const sandbox = (name: string, extra: Partial<EgressSandbox> = {}): EgressSandbox => ({
@@ -66,7 +67,7 @@ describe('egress proxy through its socket', () => {
     await Promise.all([once(upstream, 'listening'), once(tlsUpstream, 'listening')]);
     port = (upstream.address() as AddressInfo).port;
     tlsPort = (tlsUpstream.address() as AddressInfo).port;
-    const policy = new PolicyService(validateConfigObject({ config_version: 9 }, 'test'), { policyDir: undefined });
+    policy = new PolicyService(validateConfigObject({ config_version: 9 }, 'test'), { policyDir: undefined });
     proxy = new EgressProxy({
       firewall: (input) => {
         if (failPolicy) throw new Error('policy evaluation failed');
@@ -195,6 +196,26 @@ describe('egress proxy through its socket', () => {
       assert.equal(proxy.endpoints('cred').find((e) => e.name === 'B')!.result, 'unused');
     } finally {
       server.close();
+    }
+  });
+
+  it('lets a sandbox reach Warden\'s own listener on the host without asking or a host_ports entry', async () => {
+    const asked: string[] = [];
+    const gateway = new EgressProxy({
+      firewall: (input) => policy.evaluate('firewall', input), settings: () => settings, dirOf: (name) => join(dir, name),
+      gatewayPorts: () => [port],
+      ask: async (request) => {
+        asked.push(request.host);
+        return { decision: 'reject' };
+      },
+    });
+    try {
+      gateway.attach(sandbox('gw', { approvals: true, host_ports: [] }));
+      assert.equal((await viaProxy('gw', `http://host.warden.internal:${port}/v1/chat/completions`)).status, 200);
+      assert.equal((await viaProxy('gw', `http://127.0.0.1:${tlsPort}/`)).status, 403, 'another host port is still refused');
+      assert.deepEqual(asked, []);
+    } finally {
+      await gateway.close();
     }
   });
 

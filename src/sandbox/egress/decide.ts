@@ -54,7 +54,7 @@ export async function decide(deps: EgressDeps, sandbox: EgressSandbox, rawHost: 
   const settings = deps.settings();
   const base: FirewallInput = {
     host, port, protocol: 'tcp', sandbox: sandbox.name, pack: sandbox.pack, profile: sandbox.profile,
-    network_mode: sandbox.network_mode, approvals: sandbox.approvals, host_ports: sandbox.host_ports,
+    network_mode: sandbox.network_mode, approvals: sandbox.approvals, host_ports: sandbox.host_ports, gateway_ports: deps.gatewayPorts?.() ?? [],
     unblocked: (deps.isUnblocked?.(sandbox.name, host) ?? false) || hostListed(settings.unblocked, host),
     blocked: hostListed(settings.block, host),
   };

@@ -61,6 +61,8 @@ export interface EgressDeps {
   dirOf: (sandbox: string) => string;
   /** Name resolution (default: the system resolver, every address). */
   resolve?: (host: string) => Promise<string[]>;
+  /** Ports of Warden's own listeners on the host a sandbox reaches without asking (the guardrail proxy's). */
+  gatewayPorts?: () => number[];
   /** Test only: the CA that signs the test's TLS upstream, trusted besides the system's. */
   upstreamCA?: string;
 }
