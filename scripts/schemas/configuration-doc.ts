@@ -13,6 +13,7 @@ import { PROXY_LIMITS } from '../../src/proxy/limits.js';
 import { SANDBOX_POLICY_LIMITS } from '../../src/sandbox/policy/limits.js';
 import { SNAPSHOT_LIMITS } from '../../src/sandbox/snapshot/limits.js';
 import { SANDBOX_LIMITS } from '../../src/sandbox/limits.js';
+import { SANDBOX_EGRESS_LIMITS } from '../../src/sandbox/egress/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
 import { EVENT_WRITER_LIMITS } from '../../src/telemetry/events/limits.js';
@@ -40,6 +41,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   EVENT_WRITER_LIMITS,
   DISCOVERY_LIMITS,
   UPSTREAM_LIMITS,
+  SANDBOX_EGRESS_LIMITS,
 ];
 
 interface Node {

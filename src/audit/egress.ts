@@ -64,3 +64,39 @@ export function egressFromRow(row: EgressRow): NewEgressRecord & { id: string; t
   }
   return out as unknown as NewEgressRecord & { id: string; timestamp: string };
 }
+
+/** Filters of `GET /api/v1/network-egress` (each one optional; all given must hold). */
+export interface EgressFilter {
+  limit: number;
+  hostname?: string;
+  session_id?: string;
+  agent_id?: string;
+  root_agent_id?: string;
+  user_id?: string;
+  blocked?: boolean;
+  /** ISO 8601 (UTC, as stored): rows at or after it. */
+  since?: string;
+}
+
+const EXACT_FILTERS = ['hostname', 'session_id', 'agent_id', 'root_agent_id', 'user_id'] as const;
+
+/** The SELECT of the newest rows matching `filter`, newest first, with its named parameters. */
+export function egressQuery(filter: EgressFilter): { sql: string; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = { limit: filter.limit };
+  for (const column of EXACT_FILTERS) {
+    if (filter[column] === undefined) continue;
+    where.push(`${column} = @${column}`);
+    params[column] = filter[column];
+  }
+  if (filter.blocked !== undefined) {
+    where.push('blocked = @blocked');
+    params.blocked = filter.blocked ? 1 : 0;
+  }
+  if (filter.since !== undefined) {
+    where.push('timestamp >= @since');
+    params.since = filter.since;
+  }
+  const clause = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
+  return { sql: `SELECT ${EGRESS_COLUMNS.join(', ')} FROM network_egress${clause} ORDER BY rowid DESC LIMIT @limit`, params };
+}

@@ -16,12 +16,12 @@ import {
   dispositionAuditEvent, dispositionsOf, planDispositions, storeDispositions,
   type DispositionOfAlert, type DispositionPlan, type DispositionRequest,
 } from './dispositions.js';
-import { EGRESS_COLUMNS, egressRowValues, type NewEgressRecord } from './egress.js';
+import { EGRESS_COLUMNS, egressFromRow, egressQuery, egressRowValues, type EgressFilter, type EgressRow, type NewEgressRecord } from './egress.js';
 import { COLUMNS, fromRow, rowValues, type AuditEvent, type NewAuditEvent, type Row } from './events.js';
 import { AUDIT_LIMITS } from './limits.js';
 
 export { AUDIT_SEVERITIES, type AuditEvent, type AuditSeverity, type NewAuditEvent } from './events.js';
-export type { NewEgressRecord } from './egress.js';
+export type { EgressFilter, NewEgressRecord } from './egress.js';
 export { AuditRowRejected } from './row-data.js';
 
 /** A row that could not be committed; the rest of its batch was. */
@@ -216,6 +216,13 @@ export class AuditStore {
       this.onError(error);
       throw error;
     }
+  }
+
+  /** Network egress records matching `filter`, newest first (everything appended so far is committed first). */
+  async egress(filter: EgressFilter): Promise<ReturnType<typeof egressFromRow>[]> {
+    this.commit();
+    const { sql, params } = egressQuery(filter);
+    return (this.db.prepare(sql).all(params) as EgressRow[]).map(egressFromRow);
   }
 
   async close(): Promise<void> {

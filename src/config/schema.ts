@@ -11,6 +11,7 @@ import { DeploymentSection } from './sections/deployment.js';
 import { guardrailRuntimeKeys } from './sections/guardrail-runtime.js';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
 import { OpenshellRuntimeKeys } from './sections/openshell.js';
+import { OpenshellEgressSection } from './sections/openshell-egress.js';
 import { RulesSection } from './sections/rules.js';
 import { ScannersSection } from './sections/scanners.js';
 import { TelemetrySection } from './sections/telemetry.js';
@@ -113,6 +114,7 @@ export const OpenshellSection = Type.Object(
         '`warden sandbox legacy-cleanup` (it deletes this key), and reload.'),
     ...openshellPolicyKeys,
     ...OpenshellRuntimeKeys,
+    egress: OpenshellEgressSection,
   },
   strict('The sandbox manager.'),
 );

@@ -9,4 +9,7 @@ export const SIDECAR_LIMITS = defineLimits('Sidecar API', 'src/gateway/limits.ts
   noBodyBytes: { value: 1 * KiB, unit: 'bytes', what: 'What a route that takes no body (key and token rotation) reads before refusing.' },
   alertsPageDefault: { value: 50, unit: 'count', what: 'Alerts in one page of `GET /alerts` when `limit` is not given.' },
   alertsPageMax: { value: 500, unit: 'count', what: 'Largest `limit` of `GET /alerts`.' },
+  egressPageDefault: { value: 100, unit: 'count', what: 'Records in one answer of `GET /api/v1/network-egress` when `limit` is not given.' },
+  egressPageMax: { value: 1000, unit: 'count', what: 'Largest `limit` of `GET /api/v1/network-egress`.' },
+  egressRecordBytes: { value: 16 * KiB, unit: 'bytes', what: 'Request body of `POST /api/v1/network-egress` (one record).' },
 });

@@ -14,6 +14,7 @@ import { SIDECAR_LIMITS } from './limits.js';
 import { declareFamily } from '../util/route-config.js';
 import { aiUsageRoutes } from './routes/ai-usage.js';
 import { auditRoutes } from './routes/audit.js';
+import { networkEgressRoutes } from './routes/network-egress.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { correlationRoutes } from './routes/correlation.js';
 import { enforceRoutes } from './routes/enforce.js';
@@ -79,6 +80,7 @@ export async function buildSidecar(ctx: GatewayContext, logger: FastifyBaseLogge
   statusRoutes(app, ctx);
   connectorRoutes(app, ctx);
   auditRoutes(app, ctx);
+  networkEgressRoutes(app, ctx);
   // The agent-facing family: the connector's hook token opens it over loopback, and it shares one per-IP budget.
   await app.register(async (agentFacing) => {
     declareFamily(agentFacing, { auth: 'hook-token', perIpLimit: true });

@@ -40,8 +40,21 @@ export interface AdmissionOutput {
   matched_list: 'denied' | 'allowed' | 'first_party' | null;
   severity: string;
 }
-export interface FirewallInput { host: string; port: number; protocol: string; binary?: string; sandbox?: string }
-export interface FirewallOutput { allow: boolean; reason: string; matched_rule: string | null }
+export interface FirewallInput {
+  host: string; port: number; protocol: string; binary?: string; sandbox?: string;
+  /** What a sandbox's egress proxy adds (policies/rego/firewall.rego says how each is used). */
+  pack?: string; profile?: string; network_mode?: 'none' | 'policed' | 'open'; approvals?: boolean; host_ports?: number[];
+  unblocked?: boolean; blocked?: boolean; resolved?: string[]; gateway_ports?: number[];
+}
+export interface FirewallOutput {
+  allow: boolean; reason: string; matched_rule: string | null;
+  /** Hold the connection and ask a human (a sandbox with approvals). */
+  ask: boolean;
+  /** `metadata`, `denied`, `host_port`, `unknown_host`, `rejected`, `network_none`, `allowed`, `open`, … */
+  category: string;
+  /** Whether a human may lift this refusal (POST /egress/unblock). */
+  unblockable: boolean;
+}
 export interface AuditInput { event_type: string; severity?: string; fields?: string[] }
 export interface AuditOutput { keep: boolean; retention_days: number; redact: string[] }
 export interface SkillActionsInput { severity: string }

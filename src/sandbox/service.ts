@@ -9,6 +9,7 @@ import type { Config } from '../config/schema.js';
 import { ImageStore } from './images/store.js';
 import { SandboxManager } from './manager/manager.js';
 import { SandboxStore } from './manager/store.js';
+import type { EgressPort } from './egress/types.js';
 import type { SandboxPolicyPort, WorkspacePort } from './ports.js';
 import { BwrapDriver } from './runtime/bwrap.js';
 
@@ -23,6 +24,8 @@ export interface SandboxServiceOptions {
   platform?: NodeJS.Platform;
   /** The bubblewrap program (tests point it at a missing one to see the error state). */
   bwrap?: string;
+  /** The egress proxy (src/sandbox/egress/); without it a sandbox has loopback only. */
+  egress?: EgressPort;
 }
 
 export interface SandboxService {
@@ -63,6 +66,7 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   const manager = new SandboxManager({
     store, driver, images: new ImageStore(join(home, 'images')), policy: options.policy, workspace: options.workspace, sandboxesDir: root,
     defaults: { ...(runtime.cpu > 0 ? { cpu: runtime.cpu } : {}), ...(runtime.memory !== '' ? { memory: runtime.memory } : {}) },
+    ...(options.egress ? { egress: options.egress } : {}),
   });
   let state: SandboxServiceState = 'running';
   let reason: string | null = null;

@@ -8,6 +8,7 @@ import { SandboxApiError } from '../errors.js';
 import type { ImageStore, Image } from '../images/store.js';
 import type { ResolvedPolicy, ReviewReport, RunOptions, SandboxPolicyPort, SnapshotInfo, WorkspacePort } from '../ports.js';
 import type { ComputeDriver, Mount, SandboxSpec } from '../runtime/driver.js';
+import type { CredentialBinding, EgressPort } from '../egress/types.js';
 import { logText } from '../runtime/run-log.js';
 import { parseMemory } from '../runtime/resource-limits.js';
 import { SANDBOX_LIMITS } from '../limits.js';
@@ -27,6 +28,8 @@ export interface ManagerDeps {
   sandboxesDir: string;
   /** Limits applied when neither the request nor the policy sets one. */
   defaults?: { cpu?: number; memory?: string };
+  /** The egress proxy: sandboxes whose network mode is not `none` reach the outside only through it. */
+  egress?: EgressPort;
 }
 
 /** Where a copy-mode workspace appears inside the sandbox. */
@@ -52,6 +55,8 @@ export class SandboxManager {
   readonly #deps: ManagerDeps;
   /** Secret variables of each sandbox (llm.credentials, credentials): in memory only, lost with the process. */
   readonly #secrets = new Map<string, Record<string, string>>();
+  /** `credentials` bindings of each sandbox, for the egress proxy to inject: never in the sandbox's environment. */
+  readonly #bindings = new Map<string, CredentialBinding[]>();
   readonly #locks = new Map<string, Promise<unknown>>();
   #orphans: string[] = [];
 
@@ -165,7 +170,8 @@ export class SandboxManager {
     if (variableCount > SANDBOX_LIMITS.envEntries) throw new SandboxApiError('invalid_request', `too many variables (at most ${SANDBOX_LIMITS.envEntries})`);
     checkVariables([...Object.keys(request.env ?? {}), ...Object.keys(llmCredentials), ...credentials.map((c) => c.name)], image.env);
     const secrets: Record<string, string> = { ...llmCredentials };
-    for (const credential of credentials) secrets[credential.name] = credential.value;
+    // With the egress proxy the secret is added on the way out and never enters the sandbox.
+    if (!this.#deps.egress) for (const credential of credentials) secrets[credential.name] = credential.value;
     warnings.push(...this.#policyWarnings(resolved));
     const now = new Date().toISOString();
     const workdir = copy ? join(sandboxesDir, name, 'workspace') : project;
@@ -180,6 +186,7 @@ export class SandboxManager {
     };
     if (!store.insert(record)) throw new SandboxApiError('conflict', `a sandbox named ${name} already exists`);
     this.#secrets.set(name, secrets);
+    this.#bindings.set(name, credentials.map((c) => ({ name: c.name, value: c.value, host: c.host, port: c.port ?? 443 })));
     try {
       if (copy) mkdirSync(workdir, { recursive: true, mode: 0o700 });
       await this.#deps.driver.create(this.#spec(record, image));
@@ -227,7 +234,7 @@ export class SandboxManager {
 
   #policyWarnings(resolved: ResolvedPolicy): string[] {
     const warnings = resolved.violations.map((v) => `${v.key}: ${JSON.stringify(v.requested)} clamped to ${JSON.stringify(v.value)} (${v.reason})`);
-    if (resolved.network_mode !== 'none') {
+    if (resolved.network_mode !== 'none' && !this.#deps.egress) {
       warnings.push(`network mode ${resolved.network_mode} needs the egress proxy, which this build does not run: the sandbox has loopback only`);
     }
     if (resolved.effective.cpu !== undefined && this.#deps.driver.limits === 'prlimit') {
@@ -271,6 +278,7 @@ export class SandboxManager {
     const binding = newBindingCredential();
     const spec = this.#spec(record, image);
     spec.env[BINDING_ENV] = binding.token;
+    this.#withEgress(spec, record);
     await driver.start(spec);
     // Only a start that ran changes the record: a failed one leaves the phase and the acceptance as they were.
     if (snapshot) delete snapshot.accepted_at;
@@ -280,6 +288,19 @@ export class SandboxManager {
     record.session += 1;
     record.phase = 'ready';
     store.put(record);
+  }
+
+  /** Adds the egress proxy's mounts, variables and forwarder to the spec of a session (network mode not `none`). */
+  #withEgress(spec: SandboxSpec, record: SandboxRecord): void {
+    const { policy } = record;
+    if (!this.#deps.egress || policy.network_mode === 'none') return;
+    const setup = this.#deps.egress.attach({
+      name: record.name, session: record.session + 1, pack: policy.pack, profile: policy.profile, network_mode: policy.network_mode,
+      approvals: policy.approvals, host_ports: policy.effective.host_ports, credentials: this.#bindings.get(record.name) ?? [],
+    });
+    spec.mounts.push(...setup.mounts);
+    Object.assign(spec.env, setup.env);
+    spec.init = [...(spec.init ?? []), ...setup.init];
   }
 
   /** The start rows of the phase table: when a session begins on a fresh undo point. */
@@ -338,6 +359,7 @@ export class SandboxManager {
     const { driver, workspace, store, sandboxesDir } = this.#deps;
     const warnings: string[] = [];
     await driver.remove(record.name);
+    this.#deps.egress?.detach(record.name);
     rmSync(join(sandboxesDir, record.name, 'workspace'), { recursive: true, force: true });
     if (keepSnapshot) {
       if (record.snapshot) warnings.push(`snapshots kept under ${join(sandboxesDir, record.name)}`);
@@ -350,6 +372,7 @@ export class SandboxManager {
       }
     }
     this.#secrets.delete(record.name);
+    this.#bindings.delete(record.name);
     store.delete(record.name);
     return warnings;
   }

@@ -1,6 +1,6 @@
 // The bubblewrap command line of one sandbox: the isolation list of the issue in one place. New user, PID,
-// IPC, UTS, cgroup and network namespaces (`--unshare-all`: the network is loopback only until the egress
-// bridge exists), every capability dropped, the sandbox killed with its monitor (`--die-with-parent`) and cut
+// IPC, UTS, cgroup and network namespaces (`--unshare-all`: the network is loopback only; the egress proxy's
+// socket, mounted in, is the one way out), every capability dropped, the sandbox killed with its monitor (`--die-with-parent`) and cut
 // from the caller's terminal (`--new-session`, no TIOCSTI). The host system is visible read-only and minimal:
 // /usr and its /bin, /lib* links, and a short list of /etc files (no shadow, no host passwd: the image
 // brings its own). /proc, /dev and /tmp are fresh; home is the sandbox's own folder; the project is mounted
@@ -54,6 +54,15 @@ export function bwrapArgs(spec: SandboxSpec, homeDir: string): string[] {
   ];
   for (const mount of spec.mounts) args.push(mount.writable ? '--bind' : '--ro-bind', mount.host, mount.target);
   // The root itself (a tmpfs holding the mount points) becomes read-only: nothing can be written beside the mounts.
-  args.push('--remount-ro', '/', '--chdir', spec.workdir, '--info-fd', '3', '--', ...spec.entry);
+  args.push('--remount-ro', '/', '--chdir', spec.workdir, '--info-fd', '3', '--', ...entryWithInit(spec));
   return args;
+}
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/** The entry program, after the spec's init steps when it has some (a failed step ends the sandbox with 70). */
+function entryWithInit(spec: SandboxSpec): string[] {
+  if (!spec.init || spec.init.length === 0) return spec.entry;
+  const steps = spec.init.map((argv) => argv.map(shellQuote).join(' ')).join(' && ');
+  return ['/bin/sh', '-c', `${steps} || exit 70\nexec "$@"`, 'warden-init', ...spec.entry];
 }

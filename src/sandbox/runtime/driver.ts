@@ -21,6 +21,8 @@ export interface SandboxSpec {
   mounts: Mount[];
   /** The harness process environment, secrets included: held in memory, never written down by the driver. */
   env: Record<string, string>;
+  /** Commands run inside the sandbox, in order, before the entry program (each must exit 0), such as the egress forwarder. */
+  init?: string[][];
   /** CPU cores (fractions allowed) and memory in bytes; absent means unlimited. */
   cpu?: number;
   memoryBytes?: number;
