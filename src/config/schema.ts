@@ -7,6 +7,7 @@ import { AiDiscoverySection } from './sections/ai-discovery.js';
 import { CustomPacksSection } from './sections/custom-packs.js';
 import { JudgeSource } from './sections/judge-source.js';
 import { OllamaPorts } from './sections/llm-providers.js';
+import { OpenshellEgressKeys } from './sections/openshell-egress.js';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
 import { OpenshellRuntimeKeys } from './sections/openshell.js';
 import { RulesSection } from './sections/rules.js';
@@ -106,6 +107,7 @@ export const OpenshellSection = Type.Object(
         '`warden sandbox legacy-cleanup` (it deletes this key), and reload.'),
     ...openshellPolicyKeys,
     ...OpenshellRuntimeKeys,
+    ...OpenshellEgressKeys,
   },
   strict('The sandbox manager.'),
 );

@@ -34,7 +34,7 @@ import { HealthRegistry } from './health.js';
 import { removeProcessInfoIfOurs, writeProcessInfo } from './process-record.js';
 import { reportSandboxHealth, reportSandboxRestarting } from './sandbox-health.js';
 import { sandboxPorts } from '../sandbox/index.js';
-import { createSandboxService, type SandboxService } from '../sandbox/service.js';
+import { createSandboxService, type SandboxService, type SandboxServiceOptions } from '../sandbox/service.js';
 import type { SandboxPolicyPort, WorkspacePort } from '../sandbox/ports.js';
 import { buildSidecar } from './server.js';
 
@@ -59,6 +59,8 @@ export type SandboxPortsFactory = (settings: Settings) => { policy: SandboxPolic
 export interface GatewayOptions {
   /** The sandbox manager's collaborators; the real ones (src/sandbox/index.ts) unless a test gives its own. */
   sandboxPorts?: SandboxPortsFactory;
+  /** The sandbox service's links to the egress proxy and hook ingress, and its tuning (tests drive them). */
+  sandboxLinks?: Pick<SandboxServiceOptions, 'egress' | 'ingress' | 'activity' | 'approvals'>;
 }
 
 /** Chain state lives in its own file: its updates sit on the hook path and must not wait on the audit writer. */
@@ -179,7 +181,8 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
   const bwrap = envVar(env, 'WARDEN_BWRAP');
   const sandbox = settings.config.openshell.enabled
     ? await createSandboxService({
-      config: settings.config, home: settings.paths.home, ...ports(settings), ...(bwrap === undefined ? {} : { bwrap }),
+      config: settings.config, home: settings.paths.home, configPath: settings.path, ...ports(settings), ...(bwrap === undefined ? {} : { bwrap }),
+      ...options.sandboxLinks,
     })
     : undefined;
   if (sandbox && sandbox.state !== 'running') logger.warn({ state: sandbox.state, reason: sandbox.reason }, 'sandbox manager not running');
@@ -209,6 +212,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
       await close(listeners);
       prepared = next;
       settings = next.settings;
+      sandbox?.applyConfig(settings.config);
       listeners = await listen(prepared, logger, startedAt, sandbox);
       writePidFile();
       logger.info('gateway restarted');

@@ -27,6 +27,10 @@ export interface ManagerDeps {
   sandboxesDir: string;
   /** Limits applied when neither the request nor the policy sets one. */
   defaults?: { cpu?: number; memory?: string };
+  /** The activity log's `append`: lifecycle, workspace and finding events. */
+  emit?: (event: { kind: string; sandbox: string; [field: string]: unknown }) => void;
+  /** Approvals waiting for a decision (the Sandbox's and the status's `pending_approvals`). */
+  pendingApprovals?: (sandbox?: string) => number;
 }
 
 /** Where a copy-mode workspace appears inside the sandbox. */
@@ -95,15 +99,20 @@ export class SandboxManager {
   }
 
   /** The record with its phase brought up to date: a run that ended is stopped, a vanished folder missing. */
-  #refresh(record: SandboxRecord): SandboxRecord {
+  #refresh(record: SandboxRecord, reason?: string): SandboxRecord {
     const running = this.#deps.driver.inspect(record.name).running;
     let phase = running ? 'ready' : 'stopped';
     if (!running && record.workdir_mode === 'mount' && !existsSync(record.project)) phase = 'missing';
     if (phase !== record.phase) {
       record.phase = phase;
       this.#deps.store.put(record);
+      this.#emit({ kind: 'sandbox.lifecycle', sandbox: record.name, phase, ...(reason ? { reason } : {}) });
     }
     return record;
+  }
+
+  #emit(event: { kind: string; sandbox: string; [field: string]: unknown }): void {
+    this.#deps.emit?.(event);
   }
 
   #record(name: string): SandboxRecord {
@@ -113,7 +122,7 @@ export class SandboxManager {
   }
 
   #view(record: SandboxRecord): SandboxView {
-    return sandboxView(record, this.#deps.driver);
+    return sandboxView(record, this.#deps.driver, this.#deps.pendingApprovals?.(record.name) ?? 0);
   }
 
   list(): (SandboxView | ReturnType<typeof orphanView>)[] {
@@ -129,7 +138,7 @@ export class SandboxManager {
 
   counts(): { sandboxes: number; running: number; pending_approvals: number; orphaned: number } {
     const records = this.#deps.store.all().map((record) => this.#refresh(record));
-    return { sandboxes: records.length, running: records.filter((r) => r.phase === 'ready').length, pending_approvals: 0, orphaned: this.#orphans.length };
+    return { sandboxes: records.length, running: records.filter((r) => r.phase === 'ready').length, pending_approvals: this.#deps.pendingApprovals?.() ?? 0, orphaned: this.#orphans.length };
   }
 
   async create(request: CreateRequest): Promise<SandboxView> {
@@ -156,6 +165,7 @@ export class SandboxManager {
       }
       nested = check.nested_repos;
       if (nested.length > 0) warnings.push(`nested git repositories are snapshotted as plain files: ${nested.join(', ')}`);
+      for (const repo of nested) this.#emit({ kind: 'finding', sandbox: name, reason: 'nested_repo', severity: 'LOW', message: `nested git repository ${repo}: snapshotted as plain files` });
     }
     const image = this.#image(request.harness, request.no_build === true);
     // Every name the harness process will see as a variable is checked, secrets included.
@@ -280,6 +290,7 @@ export class SandboxManager {
     record.session += 1;
     record.phase = 'ready';
     store.put(record);
+    this.#emit({ kind: 'sandbox.lifecycle', sandbox: record.name, phase: 'ready', message: `session ${record.session} started` });
   }
 
   /** The start rows of the phase table: when a session begins on a fresh undo point. */
@@ -314,8 +325,8 @@ export class SandboxManager {
   }
 
   async #stop(record: SandboxRecord): Promise<SandboxRecord> {
-    await this.#deps.driver.stop(record.name);
-    return this.#refresh(record);
+    const { interrupted } = await this.#deps.driver.stop(record.name);
+    return this.#refresh(record, interrupted ? 'run_interrupted' : undefined);
   }
 
   remove(name: string, options: { keep_snapshot?: boolean } = {}): Promise<{ name: string; deleted: boolean; removed_providers: string[]; warnings: string[] }> {
@@ -351,6 +362,7 @@ export class SandboxManager {
     }
     this.#secrets.delete(record.name);
     store.delete(record.name);
+    this.#emit({ kind: 'sandbox.lifecycle', sandbox: record.name, phase: 'deleted' });
     return warnings;
   }
 
@@ -376,6 +388,7 @@ export class SandboxManager {
       if (!preview) {
         record.snapshot = { ...record.snapshot, undone_at: new Date().toISOString() };
         this.#deps.store.put(record);
+        this.#emit({ kind: 'workspace', sandbox: name, event: 'undo', message: outcome.summary });
       }
       let restarted = false;
       if (stopped && request.restart) {
@@ -429,6 +442,8 @@ export class SandboxManager {
       if (record.workdir_mode !== 'copy') throw new SandboxApiError('invalid_request', `sandbox ${name} mounts its project live: there is no copy to report`);
       record.workspace = { ...report, recorded_at: new Date().toISOString() };
       this.#deps.store.put(record);
+      this.#emit({ kind: 'workspace', sandbox: name, event: report.kind ?? 'upload', message: `copy ${report.kind ?? 'upload'} recorded` +
+        (report.files !== undefined ? ` (${report.files} files${report.bytes !== undefined ? `, ${report.bytes} bytes` : ''})` : '') });
       return { status: 'recorded' as const };
     });
   }
