@@ -6,7 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { ActivityLog } from '../../src/sandbox/activity/log.js';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 import { eventually } from '../helpers/eventually.js';
-import { client, ENABLED, ports, TOKEN, type Json } from './http.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client, ENABLED, ports, project, TOKEN, type Json } from './http.js';
 
 interface Stream {
   response: IncomingMessage;
@@ -171,6 +174,42 @@ describe('GET /api/v1/sandbox/activity', () => {
       assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), 'delivered in order');
     } finally {
       slow.close();
+    }
+  });
+
+  it('carries the manager\'s lifecycle, workspace and finding events, in order, for one sandbox\'s feed', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'warden-activity-'));
+    try {
+      const dir = project(work, 'life');
+      mkdirSync(join(dir, 'vendor.nested'));
+      const start = log.lastSeq;
+      const created = await api.post('/sandboxes', { harness: 'shell', project: dir, name: 'life' });
+      assert.equal(created.status, 201, created.text);
+      // A detached run still going when the sandbox stops is interrupted.
+      gw.gateway.sandbox!.manager!.execDetached('life', ['/bin/sh', '-c', 'sleep 30']);
+      assert.equal((await api.post('/sandboxes/life/stop')).status, 200);
+      writeFileSync(join(dir, 'added.txt'), 'made in a session\n');
+      assert.equal((await api.post('/sandboxes/life/undo')).status, 200);
+      const copy = await api.post('/sandboxes', { harness: 'shell', project: dir, name: 'life-copy', copy: true });
+      assert.equal(copy.status, 201, copy.text);
+      await api.post('/sandboxes/life-copy/workspace', { kind: 'upload', files: 2, bytes: 12 });
+      assert.equal((await api.del('/sandboxes/life')).status, 200);
+      const events = (await api.get(`/activity?since=${start}&sandbox=life`)).body.events as Json[];
+      assert.deepEqual(events.map((e) => [e.kind, e.phase ?? e.reason ?? e.event]), [
+        ['finding', 'nested_repo'],
+        ['sandbox.lifecycle', 'ready'],
+        ['sandbox.lifecycle', 'stopped'],
+        ['workspace', 'undo'],
+        ['sandbox.lifecycle', 'deleted'],
+      ]);
+      assert.equal(events[2]!.reason, 'run_interrupted');
+      assert.match(events[0]!.message, /vendor\.nested/);
+      const upload = (await api.get(`/activity?since=${start}&sandbox=life-copy`)).body.events.find((e: Json) => e.kind === 'workspace');
+      assert.equal(upload.event, 'upload');
+      assert.match(upload.message, /2 files, 12 bytes/);
+      await api.del('/sandboxes/life-copy');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 });
