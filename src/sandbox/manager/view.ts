@@ -1,6 +1,7 @@
 // The Sandbox object of the API (spec "Sandbox resources") built from a stored record and what the runtime
-// reports now. Hooks, egress, endpoints, approvals and the MCP banner belong to step 11's ingress and egress
-// proxy: they are shown with their empty values so clients can rely on the shape. Secrets never appear here.
+// reports now, with `pending_approvals` from the approvals store. Hooks, egress, endpoints and the MCP banner
+// belong to step 11's ingress and egress proxy: they are shown with their empty values so clients can rely on
+// the shape. Secrets never appear here.
 import type { ComputeDriver } from '../runtime/driver.js';
 import type { SandboxRecord } from './store.js';
 
