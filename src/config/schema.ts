@@ -7,9 +7,9 @@ import { AiDiscoverySection } from './sections/ai-discovery.js';
 import { CustomPacksSection } from './sections/custom-packs.js';
 import { JudgeSource } from './sections/judge-source.js';
 import { OllamaPorts } from './sections/llm-providers.js';
-import { OpenshellEgressKeys } from './sections/openshell-egress.js';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
 import { OpenshellRuntimeKeys } from './sections/openshell.js';
+import { OpenshellEgressSection } from './sections/openshell-egress.js';
 import { RulesSection } from './sections/rules.js';
 import { ScannersSection } from './sections/scanners.js';
 import { UpdateSection } from './sections/update.js';
@@ -107,7 +107,7 @@ export const OpenshellSection = Type.Object(
         '`warden sandbox legacy-cleanup` (it deletes this key), and reload.'),
     ...openshellPolicyKeys,
     ...OpenshellRuntimeKeys,
-    ...OpenshellEgressKeys,
+    egress: OpenshellEgressSection,
   },
   strict('The sandbox manager.'),
 );
