@@ -145,6 +145,25 @@ describe('GET /api/v1/sandbox/activity', () => {
     await eventually(() => log.streams === 0, 'every stream to unsubscribe');
   });
 
+  it('ends open streams when the listener restarts, and the log outlives it for the reconnect', async () => {
+    const stream = await openStream(gw.url, '/activity?follow=true');
+    await eventually(() => stream.text().includes(': keepalive'), 'the stream to start');
+    const lastSeen = stream.events().at(-1)!.id!;
+    const ended = new Promise((resolve) => stream.response.once('end', resolve));
+    await gw.gateway.restart();
+    await ended;
+    const during = emit('odd', 'after the restart');
+    const again = await openStream(gw.gateway.sidecarUrl, '/activity?follow=true', { 'last-event-id': lastSeen });
+    try {
+      await eventually(() => again.text().includes(': keepalive'), 'the replay');
+      assert.deepEqual(again.events().map((e) => e.data.seq), [during.seq]);
+    } finally {
+      again.close();
+    }
+    api = client(gw.gateway.sidecarUrl);
+    gw.url = gw.gateway.sidecarUrl;
+  });
+
   it('gives a reader that stops reading a dropped event saying how many it missed instead of buffering, then carries on', async () => {
     const slow = await openStream(gw.url, '/activity?follow=true&sandbox=flood', {}, true);
     try {
