@@ -12,5 +12,6 @@ export const SANDBOX_LIMITS = defineLimits('Sandbox manager', 'src/sandbox/limit
   approvalQuietMs: { value: 2_000, unit: 'ms', what: 'Time without hook traffic after which a sandbox\'s hooks count as quiet and its decided approvals are applied (as one batch).' },
   approvalMaxHoldMs: { value: 30_000, unit: 'ms', what: 'Longest a decided approval waits for the sandbox\'s hooks to go quiet; then it is applied anyway.' },
   approvalsOpen: { value: 256, unit: 'count', what: 'Approvals waiting (pending or queued) per sandbox; a further ask is refused (the connection is rejected) until some are decided.' },
+  approvalsKept: { value: 1000, unit: 'count', what: 'Finished approvals (approved, rejected, failed) kept per sandbox for `GET /approvals`; older ones are deleted as new ones arrive.' },
   unblockedHosts: { value: 1024, unit: 'count', what: 'Hosts unblocked for one sandbox alone; past it an unblock answers 409 `conflict` (`openshell.egress.unblocked` and `.block` hold at most 4,096 each, and an `always` past that is 409 too).' },
 });

@@ -56,6 +56,7 @@ describe('activity log', () => {
     assert.deepEqual(log.since(2, 'a').map((e) => e.seq), [3, 4]);
     log.append({ kind: 'egress.unblocked', sandbox: '*', host: 'example.com' });
     assert.deepEqual(log.since(3, 'b').map((e) => e.kind), ['egress.unblocked'], 'an every-sandbox event is in every feed');
+    assert.deepEqual(log.since(900).map((e) => e.seq), [3, 4, 5], 'a seq from an earlier gateway process replays everything kept');
   });
 });
 

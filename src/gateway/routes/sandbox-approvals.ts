@@ -1,14 +1,13 @@
 // The sandbox API's approval and unblock routes (spec "Sandbox API": `GET /approvals`, `POST /approvals/{id}`,
 // `POST /egress/unblock`), registered inside the sandbox family (its token, CSRF, body limit, strict decoding and
 // error body). Thin: src/sandbox/approvals/ decides; an `always` that wrote config.yaml is applied to the running
-// settings here, without a listener restart.
+// settings here (its `openshell.egress` alone), without a listener restart.
 import Type from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config/schema.js';
 import type { GatewayContext } from '../context.js';
 import { SIDECAR_LIMITS } from '../limits.js';
-import { applyWrittenSection } from '../reload.js';
 import { runningService } from './sandbox-running.js';
 
 const strict = { additionalProperties: false } as const;
@@ -36,8 +35,11 @@ const UnblockBody = Type.Object(
 
 export function sandboxApprovalRoutes(instance: FastifyInstance, ctx: GatewayContext): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const applyWritten = (config: Config | undefined) => {
-    if (config) applyWrittenSection(ctx, config, 'openshell');
+  // Only the lists this route wrote: another edit of config.yaml still waiting for its reload stays unapplied.
+  const applyWritten = (written: Config | undefined) => {
+    if (!written) return;
+    const { config } = ctx.settings;
+    ctx.settings = { ...ctx.settings, config: { ...config, openshell: { ...config.openshell, egress: written.openshell.egress } } };
   };
 
   app.get('/approvals', { schema: { querystring: ApprovalsQuery } }, async (request) => ({

@@ -107,10 +107,14 @@ export class ActivityLog {
     return this.#seq;
   }
 
-  /** The kept events with a seq above `after`, oldest first, of one sandbox's feed when given. */
+  /**
+   * The kept events with a seq above `after`, oldest first, of one sandbox's feed when given. A seq above the
+   * newest was handed out by an earlier gateway process (seq starts again at 1): everything kept is replayed.
+   */
   since(after = 0, sandbox?: string): ActivityEvent[] {
     const size = this.#ring.length;
-    const first = Math.max(after + 1, this.#seq - size + 1, 1);
+    const from = after > this.#seq ? 0 : after;
+    const first = Math.max(from + 1, this.#seq - size + 1, 1);
     const events: ActivityEvent[] = [];
     for (let seq = first; seq <= this.#seq; seq += 1) {
       const event = this.#ring[(seq - 1) % size]!;

@@ -113,6 +113,7 @@ export class Approvals {
       decision: null, always: false, decision_reason: null, decided_at: null, resolved_at: null, failure: null,
     };
     this.#deps.store.put(approval);
+    this.#deps.store.prune(approval.sandbox, SANDBOX_LIMITS.approvalsKept);
     this.#deps.emit({
       kind: 'approval.requested', sandbox: approval.sandbox, approval_id: approval.id, host: approval.host, port: approval.port,
       endpoints: approval.endpoints, ...(approval.binary ? { binary: approval.binary } : {}), risky: approval.risky,

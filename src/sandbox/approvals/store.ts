@@ -44,6 +44,14 @@ export class ApprovalStore {
       .run(approval.id, approval.sandbox, approval.status, JSON.stringify(approval), approval.created_at);
   }
 
+  /** Keeps the newest `keep` finished approvals of a sandbox (the open ones are always kept). */
+  prune(sandbox: string, keep: number): void {
+    this.#db
+      .prepare(`DELETE FROM approvals WHERE sandbox = ? AND status NOT IN ('pending', 'queued') AND id NOT IN
+                (SELECT id FROM approvals WHERE sandbox = ? AND status NOT IN ('pending', 'queued') ORDER BY created_at DESC, id DESC LIMIT ?)`)
+      .run(sandbox, sandbox, keep);
+  }
+
   get(id: string): Approval | undefined {
     const row = this.#db.prepare('SELECT record FROM approvals WHERE id = ?').get(id) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as Approval) : undefined;
