@@ -165,7 +165,6 @@ export class SandboxManager {
       }
       nested = check.nested_repos;
       if (nested.length > 0) warnings.push(`nested git repositories are snapshotted as plain files: ${nested.join(', ')}`);
-      for (const repo of nested) this.#emit({ kind: 'finding', sandbox: name, reason: 'nested_repo', severity: 'LOW', message: `nested git repository ${repo}: snapshotted as plain files` });
     }
     const image = this.#image(request.harness, request.no_build === true);
     // Every name the harness process will see as a variable is checked, secrets included.
@@ -189,6 +188,7 @@ export class SandboxManager {
       env: request.env ?? {}, binding_hash: '', workspace: null, created_at: now, updated_at: now,
     };
     if (!store.insert(record)) throw new SandboxApiError('conflict', `a sandbox named ${name} already exists`);
+    for (const repo of nested) this.#emit({ kind: 'finding', sandbox: name, reason: 'nested_repo', severity: 'LOW', message: `nested git repository ${repo}: snapshotted as plain files` });
     this.#secrets.set(name, secrets);
     try {
       if (copy) mkdirSync(workdir, { recursive: true, mode: 0o700 });
