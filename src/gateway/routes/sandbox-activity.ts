@@ -55,11 +55,12 @@ export function sandboxActivityRoutes(instance: FastifyInstance, ctx: GatewayCon
     const raw = reply.raw;
     let blocked = false;
     const write = (text: string) => {
+      if (raw.writableEnded || raw.destroyed) return;
       if (!raw.write(text)) blocked = true;
     };
     // Events wait in the subscription while the socket pushes back; `take` then hands them over in order.
     const pump = () => {
-      if (blocked || raw.writableEnded) return;
+      if (blocked || raw.writableEnded || raw.destroyed) return;
       for (const event of subscription.take()) write(frame(event));
     };
     const subscription = activity.subscribe(sandbox, pump); // 429 past the stream limit, before any byte is sent
