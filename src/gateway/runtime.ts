@@ -38,7 +38,7 @@ import { HealthRegistry } from './health.js';
 import { removeProcessInfoIfOurs, writeProcessInfo } from './process-record.js';
 import { reportSandboxHealth, reportSandboxRestarting } from './sandbox-health.js';
 import { sandboxPorts } from '../sandbox/index.js';
-import { createSandboxService, type SandboxService } from '../sandbox/service.js';
+import { createSandboxService, type SandboxService, type SandboxServiceOptions } from '../sandbox/service.js';
 import type { SandboxPolicyPort, WorkspacePort } from '../sandbox/ports.js';
 import { buildSidecar } from './server.js';
 import { openTelemetry } from '../telemetry/context.js';
@@ -88,6 +88,8 @@ export interface GatewayOptions {
    * SIGTERM handler runs, which exits the process; without one the gateway only stops its listeners.
    */
   onShutdownRequest?: () => void;
+  /** The sandbox service's egress proxy, refusal facts, hook ingress and tuning, when a test drives them. */
+  sandboxLinks?: Pick<SandboxServiceOptions, 'egress' | 'refusals' | 'ingress' | 'activity' | 'approvals'>;
 }
 
 /** Chain state lives in its own file: its updates sit on the hook path and must not wait on the audit writer. */
@@ -285,7 +287,14 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
   const bwrap = envVar(env, 'WARDEN_BWRAP');
   const sandbox = settings.config.openshell.enabled
     ? await createSandboxService({
-      config: settings.config, home: settings.paths.home, ...ports(settings), ...(bwrap === undefined ? {} : { bwrap }),
+      config: settings.config, home: settings.paths.home, configPath: settings.path, ...ports(settings), ...(bwrap === undefined ? {} : { bwrap }),
+      // The listeners (and their audit store and policy service) are replaced on reload: read the ones in force.
+      network: {
+        firewall: (input) => prepared.policy.evaluate('firewall', input),
+        audit: (record) => listeners.audit.appendEgress(record),
+        gatewayPorts: () => [Number(new URL(listeners.proxyUrl).port)],
+      },
+      ...options.sandboxLinks,
     })
     : undefined;
   if (sandbox && sandbox.state !== 'running') logger.warn({ state: sandbox.state, reason: sandbox.reason }, 'sandbox manager not running');
@@ -330,6 +339,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
       await close(listeners, 'gateway-reload');
       prepared = next;
       settings = next.settings;
+      sandbox?.applyConfig(settings.config);
       listeners = await listen(prepared, logger, startedAt, metrics, lifecycle, sandbox);
       listeners.events.write(startRecord(listeners, true));
       writePidFile();

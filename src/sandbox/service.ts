@@ -6,14 +6,37 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
+import { ActivityLog, type ActivityLogOptions } from './activity/log.js';
+import type { ActivityInput } from './activity/types.js';
+import { persistAlways } from './approvals/always.js';
+import type { Advisor } from './approvals/advisor.js';
+import { Approvals } from './approvals/approvals.js';
+import { ApprovalStore } from './approvals/store.js';
+import { unblock, type Refusal, type UnblockRequest } from './approvals/unblock.js';
+import { Unblocks } from './approvals/unblocks.js';
 import { ImageStore } from './images/store.js';
 import { SandboxManager } from './manager/manager.js';
 import { SandboxStore } from './manager/store.js';
+import { EgressProxy } from './egress/proxy.js';
+import { egressDir } from './egress/setup.js';
 import type { EgressPort } from './egress/types.js';
+import type { NewEgressRecord } from '../audit/egress.js';
+import type { FirewallInput, FirewallOutput } from '../policy/service.js';
 import type { SandboxPolicyPort, WorkspacePort } from './ports.js';
 import { BwrapDriver } from './runtime/bwrap.js';
 
 export type SandboxServiceState = 'running' | 'degraded' | 'disabled' | 'error';
+
+/**
+ * The gateway's side of sandbox egress: the firewall decision (the policy service), where network egress rows
+ * are recorded (the audit store of the listeners in force), and the ports of Warden's own listeners a sandbox
+ * reaches without asking (the guardrail proxy).
+ */
+export interface SandboxNetwork {
+  firewall: (input: FirewallInput) => FirewallOutput;
+  audit: (record: NewEgressRecord) => Promise<void>;
+  gatewayPorts: () => number[];
+}
 
 export interface SandboxServiceOptions {
   config: Config;
@@ -24,8 +47,22 @@ export interface SandboxServiceOptions {
   platform?: NodeJS.Platform;
   /** The bubblewrap program (tests point it at a missing one to see the error state). */
   bwrap?: string;
-  /** The egress proxy (src/sandbox/egress/); without it a sandbox has loopback only. */
+  /**
+   * The egress proxy. By default the service builds its own from `network`; tests may give their own. Without
+   * either a sandbox has loopback only.
+   */
   egress?: EgressPort;
+  /** What the service's own egress proxy needs from the gateway (see SandboxNetwork). */
+  network?: SandboxNetwork;
+  /** config.yaml, where `always` decisions are written (default `$WARDEN_HOME/config.yaml`). */
+  configPath?: string;
+  /** Which refusals an unblock may lift; by default the egress proxy's own facts (tests may drive them). */
+  refusals?: { lastRefusal(sandbox: string, host: string): Refusal | undefined };
+  /** The hook ingress's last hook call per sandbox (ms); without it every sandbox's hooks count as quiet. */
+  ingress?: { lastHookAt(sandbox: string): number | undefined };
+  /** Tuning of the activity log and of approval batching (tests shorten the keepalive and the quiet period). */
+  activity?: ActivityLogOptions;
+  approvals?: { quietMs?: number; maxHoldMs?: number; advisor?: Advisor };
 }
 
 export interface SandboxService {
@@ -36,6 +73,15 @@ export interface SandboxService {
   readonly driverName: string;
   readonly limits: string | null;
   readonly startedAt: string;
+  /** The activity stream's log (`emit` of the egress proxy and hook ingress is its `append`). */
+  readonly activity: ActivityLog | null;
+  readonly approvals: Approvals | null;
+  /** Hosts unblocked per sandbox and for every sandbox (`has` is the egress proxy's `isUnblocked`). */
+  readonly unblocks: Unblocks | null;
+  /** `POST /egress/unblock`; the config as written when `always` changed config.yaml. */
+  unblock(request: UnblockRequest): ReturnType<typeof unblock>;
+  /** The configuration was reloaded (SIGHUP): the every-sandbox host lists follow it. */
+  applyConfig(config: Config): void;
   close(): Promise<void>;
 }
 
@@ -48,7 +94,12 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   const platform = options.platform ?? process.platform;
   const startedAt = new Date().toISOString();
   const idle = (state: SandboxServiceState, reason: string): SandboxService => ({
-    state, reason, manager: null, driverName: 'bwrap', limits: null, startedAt, close: async () => {},
+    state, reason, manager: null, driverName: 'bwrap', limits: null, startedAt, activity: null, approvals: null, unblocks: null,
+    unblock: () => {
+      throw new Error('the sandbox service is not running');
+    },
+    applyConfig: () => {},
+    close: async () => {},
   });
   if (!config.openshell.enabled) return idle('disabled', 'openshell.enabled is false');
   // Only the bwrap driver exists: Linux namespaces. (macOS would need its own driver.)
@@ -62,12 +113,42 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
     return idle('error', `openshell: ${(err as Error).message}`);
   }
   const store = new SandboxStore(join(home, 'sandboxes.db'));
+  const approvalStore = new ApprovalStore(join(home, 'sandboxes.db'));
+  const activity = new ActivityLog(options.activity);
+  const unblocks = new Unblocks(approvalStore, config.openshell.egress);
+  const configPath = options.configPath ?? join(home, 'config.yaml');
+  const writeAlways = (host: string, list: 'unblocked' | 'block') => persistAlways(configPath, host, list);
+  const emit = (event: ActivityInput): void => {
+    activity.append(event);
+    // A sandbox that is no longer running cannot apply an approval: its open ones fail.
+    if (event.kind === 'sandbox.lifecycle' && event.phase !== 'ready') approvals.sandboxEnded(event.sandbox, event.phase === 'deleted');
+  };
+  const approvals = new Approvals({
+    store: approvalStore, unblocks, emit, persistAlways: writeAlways,
+    lastHookAt: (sandbox) => options.ingress?.lastHookAt(sandbox),
+    isRunning: (sandbox) => driver.inspect(sandbox).running,
+    ...options.approvals,
+  });
+  let egressSettings = config.openshell.egress;
+  const network = options.network;
+  const ownProxy = !options.egress && network
+    ? new EgressProxy({
+      firewall: network.firewall, audit: network.audit, gatewayPorts: network.gatewayPorts,
+      settings: () => egressSettings, emit, ask: (request) => approvals.ask(request),
+      isUnblocked: (sandbox, host) => unblocks.has(sandbox, host),
+      dirOf: (name) => egressDir(root, name),
+    })
+    : undefined;
+  const egress = options.egress ?? ownProxy;
+  const refusals = options.refusals ?? ownProxy;
   const runtime = config.openshell.runtime;
   const manager = new SandboxManager({
     store, driver, images: new ImageStore(join(home, 'images')), policy: options.policy, workspace: options.workspace, sandboxesDir: root,
     defaults: { ...(runtime.cpu > 0 ? { cpu: runtime.cpu } : {}), ...(runtime.memory !== '' ? { memory: runtime.memory } : {}) },
-    ...(options.egress ? { egress: options.egress } : {}),
+    emit, pendingApprovals: (sandbox) => approvals.pendingCount(sandbox),
+    ...(egress ? { egress } : {}),
   });
+  approvals.recover();
   let state: SandboxServiceState = 'running';
   let reason: string | null = null;
   try {
@@ -79,10 +160,22 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   return {
     get state() { return state; },
     get reason() { return reason; },
-    manager, driverName: driver.name, limits: driver.limits, startedAt,
+    manager, driverName: driver.name, limits: driver.limits, startedAt, activity, approvals, unblocks,
+    unblock: (request) => unblock({
+      unblocks, emit, persistAlways: writeAlways,
+      lastRefusal: (sandbox, host) => refusals?.lastRefusal(sandbox, host),
+      sandboxes: () => store.all().map((record) => record.name),
+    }, request),
+    applyConfig: (next) => {
+      egressSettings = next.openshell.egress;
+      unblocks.applyConfig(next.openshell.egress);
+    },
     async close() {
+      approvals.close();
       await driver.stopAll();
+      await ownProxy?.close();
       store.close();
+      approvalStore.close();
       state = 'error';
       reason = 'sandbox manager stopped';
     },

@@ -103,3 +103,22 @@ export const SandboxAnswers = {
   workspace: { 200: Type.Object({ status: Type.Literal('recorded') }) },
   explain: { 200: OpenObject({}, 'Explain: resolved pack, profile, settings and their sources.') },
 };
+
+/** Answers of the step-11 routes (approvals, unblock, activity), open like the others. */
+const Approval = OpenObject({ id: Type.String(), sandbox: Type.String(), status: Type.String() }, 'An Approval (spec "Sandbox resources").');
+export const ApprovalAnswers = {
+  list: { 200: Type.Object({ approvals: Type.Array(Approval) }) },
+  decided: { 200: OpenObject({ approval: Approval, persisted: Type.Boolean(), message: Type.String() }, 'The approval after the decision.') },
+  unblocked: {
+    200: OpenObject({ host: Type.String(), scope: Type.String(), persisted: Type.Boolean(), message: Type.String() }, 'What the unblock lifted.'),
+  },
+};
+export const ActivityAnswer = {
+  200: {
+    description: '`{events}` after `since`; with `follow=true` or `Accept: text/event-stream` a server-sent event stream',
+    content: {
+      'application/json': { schema: Type.Unsafe<unknown>(Type.Object({ events: Type.Array(OpenObject({ seq: Type.Integer(), kind: Type.String() }, 'An ActivityEvent.')) })) },
+      'text/event-stream': { schema: Type.Unsafe<unknown>(Type.String({ description: '`id: <seq>`, `event: activity`, `data: <ActivityEvent JSON>`; `: keepalive` comments' })) },
+    },
+  },
+};

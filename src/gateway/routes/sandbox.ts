@@ -2,14 +2,17 @@
 // a 256 KiB body limit, strict decoding (unknown field, trailing data, bad JSON: 400 invalid_request; an empty
 // optional body means defaults) and the sandbox error body `{code, error, detail?, violation?}`. Until the
 // sandbox service runs, every route but /status answers 503. Thin: the manager (src/sandbox/manager/) decides.
-// Step 11's routes (approvals, egress/unblock, activity) are not registered yet and answer 404 not_found.
+// Approvals, egress/unblock and the activity stream are in sandbox-approvals.ts and sandbox-activity.ts.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { WardenError } from '../../errors.js';
-import { SandboxApiError, sandboxErrorAnswer, type SandboxErrorBody } from '../../sandbox/errors.js';
+import { sandboxErrorAnswer, type SandboxErrorBody } from '../../sandbox/errors.js';
 import type { SandboxManager } from '../../sandbox/manager/manager.js';
 import type { GatewayContext } from '../context.js';
 import { SIDECAR_LIMITS } from '../limits.js';
+import { sandboxActivityRoutes } from './sandbox-activity.js';
+import { runningService } from './sandbox-running.js';
+import { sandboxApprovalRoutes } from './sandbox-approvals.js';
 import {
   AcceptBody, CreateBody, DeleteBody, ExplainQuery, LogsQuery, NameParams, ReviewBody, StartBody, StopBody, UndoBody, WorkspaceBody,
   SandboxAnswers,
@@ -36,12 +39,7 @@ function errorBody(error: unknown): { status: number; body: SandboxErrorBody; un
 
 /** The manager, or the 503 the spec gives while the runtime does not run. */
 function managerOf(ctx: GatewayContext): SandboxManager {
-  const service = ctx.sandbox;
-  if (!ctx.settings.config.openshell.enabled) throw new SandboxApiError('disabled', 'sandboxes are disabled: set openshell.enabled: true');
-  if (!service?.manager) {
-    throw new SandboxApiError('unavailable', `the sandbox runtime is not running: ${service?.reason ?? 'no sandbox manager in this gateway'}`);
-  }
-  return service.manager;
+  return runningService(ctx).manager;
 }
 
 export async function sandboxRoutes(parent: FastifyInstance, ctx: GatewayContext): Promise<void> {
@@ -113,5 +111,7 @@ export async function sandboxRoutes(parent: FastifyInstance, ctx: GatewayContext
     app.post('/sandboxes/:name/workspace', { bodyLimit, schema: { params: NameParams, body: WorkspaceBody, response: SandboxAnswers.workspace } }, async (request) =>
       managerOf(ctx).recordWorkspace(request.params.name, request.body));
     app.get('/policy/explain', { schema: { querystring: ExplainQuery, response: SandboxAnswers.explain } }, async (request) => managerOf(ctx).explain(request.query));
+    sandboxApprovalRoutes(instance, ctx);
+    sandboxActivityRoutes(instance, ctx);
   }, { prefix: SANDBOX_PREFIX });
 }

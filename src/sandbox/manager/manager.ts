@@ -30,6 +30,10 @@ export interface ManagerDeps {
   defaults?: { cpu?: number; memory?: string };
   /** The egress proxy: sandboxes whose network mode is not `none` reach the outside only through it. */
   egress?: EgressPort;
+  /** The activity log's `append`: lifecycle, workspace and finding events. */
+  emit?: (event: { kind: string; sandbox: string; [field: string]: unknown }) => void;
+  /** Approvals waiting for a decision (the Sandbox's and the status's `pending_approvals`). */
+  pendingApprovals?: (sandbox?: string) => number;
 }
 
 /** Where a copy-mode workspace appears inside the sandbox. */
@@ -100,15 +104,20 @@ export class SandboxManager {
   }
 
   /** The record with its phase brought up to date: a run that ended is stopped, a vanished folder missing. */
-  #refresh(record: SandboxRecord): SandboxRecord {
+  #refresh(record: SandboxRecord, reason?: string): SandboxRecord {
     const running = this.#deps.driver.inspect(record.name).running;
     let phase = running ? 'ready' : 'stopped';
     if (!running && record.workdir_mode === 'mount' && !existsSync(record.project)) phase = 'missing';
     if (phase !== record.phase) {
       record.phase = phase;
       this.#deps.store.put(record);
+      this.#emit({ kind: 'sandbox.lifecycle', sandbox: record.name, phase, ...(reason ? { reason } : {}) });
     }
     return record;
+  }
+
+  #emit(event: { kind: string; sandbox: string; [field: string]: unknown }): void {
+    this.#deps.emit?.(event);
   }
 
   #record(name: string): SandboxRecord {
@@ -118,7 +127,7 @@ export class SandboxManager {
   }
 
   #view(record: SandboxRecord): SandboxView {
-    return sandboxView(record, this.#deps.driver);
+    return sandboxView(record, this.#deps.driver, this.#deps.pendingApprovals?.(record.name) ?? 0);
   }
 
   list(): (SandboxView | ReturnType<typeof orphanView>)[] {
@@ -134,7 +143,7 @@ export class SandboxManager {
 
   counts(): { sandboxes: number; running: number; pending_approvals: number; orphaned: number } {
     const records = this.#deps.store.all().map((record) => this.#refresh(record));
-    return { sandboxes: records.length, running: records.filter((r) => r.phase === 'ready').length, pending_approvals: 0, orphaned: this.#orphans.length };
+    return { sandboxes: records.length, running: records.filter((r) => r.phase === 'ready').length, pending_approvals: this.#deps.pendingApprovals?.() ?? 0, orphaned: this.#orphans.length };
   }
 
   async create(request: CreateRequest): Promise<SandboxView> {
@@ -185,6 +194,7 @@ export class SandboxManager {
       env: request.env ?? {}, binding_hash: '', workspace: null, created_at: now, updated_at: now,
     };
     if (!store.insert(record)) throw new SandboxApiError('conflict', `a sandbox named ${name} already exists`);
+    for (const repo of nested) this.#emit({ kind: 'finding', sandbox: name, reason: 'nested_repo', severity: 'LOW', message: `nested git repository ${repo}: snapshotted as plain files` });
     this.#secrets.set(name, secrets);
     this.#bindings.set(name, credentials.map((c) => ({ name: c.name, value: c.value, host: c.host, port: c.port ?? 443 })));
     try {
@@ -288,6 +298,7 @@ export class SandboxManager {
     record.session += 1;
     record.phase = 'ready';
     store.put(record);
+    this.#emit({ kind: 'sandbox.lifecycle', sandbox: record.name, phase: 'ready', message: `session ${record.session} started` });
   }
 
   /** Adds the egress proxy's mounts, variables and forwarder to the spec of a session (network mode not `none`). */
@@ -335,8 +346,8 @@ export class SandboxManager {
   }
 
   async #stop(record: SandboxRecord): Promise<SandboxRecord> {
-    await this.#deps.driver.stop(record.name);
-    return this.#refresh(record);
+    const { interrupted } = await this.#deps.driver.stop(record.name);
+    return this.#refresh(record, interrupted ? 'run_interrupted' : undefined);
   }
 
   remove(name: string, options: { keep_snapshot?: boolean } = {}): Promise<{ name: string; deleted: boolean; removed_providers: string[]; warnings: string[] }> {
@@ -374,6 +385,7 @@ export class SandboxManager {
     this.#secrets.delete(record.name);
     this.#bindings.delete(record.name);
     store.delete(record.name);
+    this.#emit({ kind: 'sandbox.lifecycle', sandbox: record.name, phase: 'deleted' });
     return warnings;
   }
 
@@ -399,6 +411,7 @@ export class SandboxManager {
       if (!preview) {
         record.snapshot = { ...record.snapshot, undone_at: new Date().toISOString() };
         this.#deps.store.put(record);
+        this.#emit({ kind: 'workspace', sandbox: name, event: 'undo', message: outcome.summary });
       }
       let restarted = false;
       if (stopped && request.restart) {
@@ -452,6 +465,8 @@ export class SandboxManager {
       if (record.workdir_mode !== 'copy') throw new SandboxApiError('invalid_request', `sandbox ${name} mounts its project live: there is no copy to report`);
       record.workspace = { ...report, recorded_at: new Date().toISOString() };
       this.#deps.store.put(record);
+      this.#emit({ kind: 'workspace', sandbox: name, event: report.kind ?? 'upload', message: `copy ${report.kind ?? 'upload'} recorded` +
+        (report.files !== undefined ? ` (${report.files} files${report.bytes !== undefined ? `, ${report.bytes} bytes` : ''})` : '') });
       return { status: 'recorded' as const };
     });
   }

@@ -1,6 +1,7 @@
 // The Sandbox object of the API (spec "Sandbox resources") built from a stored record and what the runtime
-// reports now. Hooks, egress, endpoints, approvals and the MCP banner belong to step 11's ingress and egress
-// proxy: they are shown with their empty values so clients can rely on the shape. Secrets never appear here.
+// reports now, with `pending_approvals` from the approvals store. Hooks, egress, endpoints and the MCP banner
+// belong to step 11's ingress and egress proxy: they are shown with their empty values so clients can rely on
+// the shape. Secrets never appear here.
 import type { ComputeDriver } from '../runtime/driver.js';
 import type { SandboxRecord } from './store.js';
 
@@ -37,7 +38,7 @@ export interface SandboxView {
   resources: { cpu: number | null; memory: string | null; enforced_by: string };
 }
 
-export function sandboxView(record: SandboxRecord, driver: ComputeDriver): SandboxView {
+export function sandboxView(record: SandboxRecord, driver: ComputeDriver, pendingApprovals = 0): SandboxView {
   const run = driver.inspect(record.name);
   const { policy } = record;
   return {
@@ -56,7 +57,7 @@ export function sandboxView(record: SandboxRecord, driver: ComputeDriver): Sandb
     hooks: { traffic: 0, blocked: 0, last_block_reason: null, tamper: 0, events: {}, other_events: 0, silent: false, unreachable: false },
     endpoints: {},
     egress: { allowed: 0, blocked: 0, bytes_up: 0, bytes_down: 0 },
-    pending_approvals: 0,
+    pending_approvals: pendingApprovals,
     workspace: record.workspace,
     mcp: null,
     snapshot: record.snapshot,
