@@ -12,6 +12,7 @@ import { PROXY_LIMITS } from '../../src/proxy/limits.js';
 import { SANDBOX_POLICY_LIMITS } from '../../src/sandbox/policy/limits.js';
 import { SNAPSHOT_LIMITS } from '../../src/sandbox/snapshot/limits.js';
 import { SANDBOX_LIMITS } from '../../src/sandbox/limits.js';
+import { INGRESS_LIMITS } from '../../src/sandbox/ingress/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
 import { CONNECTION_LIMITS } from '../../src/util/connection-limits.js';
@@ -32,6 +33,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   MIGRATION_LIMITS,
   SNAPSHOT_LIMITS,
   SANDBOX_LIMITS,
+  INGRESS_LIMITS,
 ];
 
 interface Node {

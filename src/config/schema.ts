@@ -8,6 +8,7 @@ import { CustomPacksSection } from './sections/custom-packs.js';
 import { JudgeSource } from './sections/judge-source.js';
 import { OllamaPorts } from './sections/llm-providers.js';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
+import { OpenshellHooksKeys } from './sections/openshell-hooks.js';
 import { OpenshellRuntimeKeys } from './sections/openshell.js';
 import { RulesSection } from './sections/rules.js';
 import { ScannersSection } from './sections/scanners.js';
@@ -106,6 +107,7 @@ export const OpenshellSection = Type.Object(
         '`warden sandbox legacy-cleanup` (it deletes this key), and reload.'),
     ...openshellPolicyKeys,
     ...OpenshellRuntimeKeys,
+    ...OpenshellHooksKeys,
   },
   strict('The sandbox manager.'),
 );

@@ -53,6 +53,16 @@ export interface HookAgent extends Described {
   /** The agent's simplest block, answered by the hook script on a gate event when Warden cannot be asked. */
   refusal(reason: string): NativeHookAnswer;
   setup: SetupTarget;
+  /** The agent's CLI on the npm registry, installed into its sandbox harness image (src/sandbox/images/). */
+  harness?: HarnessPackage;
+}
+
+/** An agent CLI as `npm install <package>@<version>` installs it; `bin` is the command it puts in node_modules/.bin. */
+export interface HarnessPackage {
+  package: string;
+  /** Pinned exactly: an image's content, and so its image_id, follows from it. */
+  version: string;
+  bin: string;
 }
 
 /** An agent whose LLM traffic goes through the guardrail proxy instead of hooks. */

@@ -36,6 +36,7 @@ import { reportSandboxHealth, reportSandboxRestarting } from './sandbox-health.j
 import { sandboxPorts } from '../sandbox/index.js';
 import { createSandboxService, type SandboxService } from '../sandbox/service.js';
 import type { SandboxPolicyPort, WorkspacePort } from '../sandbox/ports.js';
+import type { EmitActivity } from '../sandbox/ingress/ingress.js';
 import { buildSidecar } from './server.js';
 
 export interface RunningGateway {
@@ -54,7 +55,7 @@ export interface RunningGateway {
 }
 
 /** Builds the sandbox manager's two collaborators (policy resolver, workspace keeper) for a configuration. */
-export type SandboxPortsFactory = (settings: Settings) => { policy: SandboxPolicyPort; workspace: WorkspacePort };
+export type SandboxPortsFactory = (settings: Settings) => { policy: SandboxPolicyPort; workspace: WorkspacePort; emit?: EmitActivity };
 
 export interface GatewayOptions {
   /** The sandbox manager's collaborators; the real ones (src/sandbox/index.ts) unless a test gives its own. */
@@ -119,6 +120,7 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
   const chainsDb = openChainsDatabase(paths.chainsDb);
   const hookInspector = new HookInspector(inspector, new ChainTracker(chainsDb));
   const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, version: VERSION, startedAt, ...(sandbox ? { sandbox } : {}) };
+  sandbox?.attachHookPipeline({ hookInspector, audit }, config.openshell.hooks);
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;

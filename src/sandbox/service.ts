@@ -1,12 +1,14 @@
 // The sandbox subsystem as the gateway runs it: from config and the two ports (policy resolver, workspace
-// keeper) to a probed bwrap driver, the image store, sandboxes.db and a reconciled manager. It reports its
+// keeper) to a probed bwrap driver, the image store, sandboxes.db, the hook ingress and a reconciled manager. It reports its
 // state for /health and `GET /api/v1/sandbox/status`; while it is not running every other sandbox route
 // answers 503 (`disabled` when openshell.enabled is false, `unavailable` otherwise). It outlives listener
 // restarts (the sandboxes are the gateway process's children) and stops every sandbox when the gateway stops.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
+import type { HookPipelineDeps } from '../connectors/hook-pipeline.js';
 import { ImageStore } from './images/store.js';
+import { HookIngress, type EmitActivity, type HooksSettings } from './ingress/ingress.js';
 import { SandboxManager } from './manager/manager.js';
 import { SandboxStore } from './manager/store.js';
 import type { SandboxPolicyPort, WorkspacePort } from './ports.js';
@@ -23,6 +25,8 @@ export interface SandboxServiceOptions {
   platform?: NodeJS.Platform;
   /** The bubblewrap program (tests point it at a missing one to see the error state). */
   bwrap?: string;
+  /** Where activity events go (the activity stream's ring buffer); dropped when absent. */
+  emit?: EmitActivity;
 }
 
 export interface SandboxService {
@@ -33,6 +37,10 @@ export interface SandboxService {
   readonly driverName: string;
   readonly limits: string | null;
   readonly startedAt: string;
+  /** The hook ingress (null while the manager does not run). */
+  readonly ingress: HookIngress | null;
+  /** The listeners' hook pipeline and the `openshell.hooks` settings, handed over at each (re)start of the listeners. */
+  attachHookPipeline(deps: HookPipelineDeps, hooks: HooksSettings): void;
   close(): Promise<void>;
 }
 
@@ -45,7 +53,7 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   const platform = options.platform ?? process.platform;
   const startedAt = new Date().toISOString();
   const idle = (state: SandboxServiceState, reason: string): SandboxService => ({
-    state, reason, manager: null, driverName: 'bwrap', limits: null, startedAt, close: async () => {},
+    state, reason, manager: null, driverName: 'bwrap', limits: null, startedAt, ingress: null, attachHookPipeline: () => {}, close: async () => {},
   });
   if (!config.openshell.enabled) return idle('disabled', 'openshell.enabled is false');
   // Only the bwrap driver exists: Linux namespaces. (macOS would need its own driver.)
@@ -60,9 +68,20 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   }
   const store = new SandboxStore(join(home, 'sandboxes.db'));
   const runtime = config.openshell.runtime;
+  let pipeline: HookPipelineDeps | undefined;
+  let hooks: HooksSettings = config.openshell.hooks;
+  const ingress = await HookIngress.create({
+    pipeline: () => pipeline,
+    emit: options.emit ?? (() => {}),
+    settings: () => hooks,
+    homeOf: (name) => join(root, name, 'runtime', 'home'),
+    inspect: (name) => driver.inspect(name),
+    tamperStop: (name) => manager.tamperStop(name),
+  });
   const manager = new SandboxManager({
     store, driver, images: new ImageStore(join(home, 'images')), policy: options.policy, workspace: options.workspace, sandboxesDir: root,
     defaults: { ...(runtime.cpu > 0 ? { cpu: runtime.cpu } : {}), ...(runtime.memory !== '' ? { memory: runtime.memory } : {}) },
+    ingress,
   });
   let state: SandboxServiceState = 'running';
   let reason: string | null = null;
@@ -75,9 +94,14 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   return {
     get state() { return state; },
     get reason() { return reason; },
-    manager, driverName: driver.name, limits: driver.limits, startedAt,
+    manager, driverName: driver.name, limits: driver.limits, startedAt, ingress,
+    attachHookPipeline(deps, settings) {
+      pipeline = deps;
+      hooks = settings;
+    },
     async close() {
       await driver.stopAll();
+      await ingress.shutdown();
       store.close();
       state = 'error';
       reason = 'sandbox manager stopped';

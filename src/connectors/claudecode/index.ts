@@ -24,5 +24,6 @@ export const claudecode: HookAgent = {
   },
   render: (event, decision) => renderClaudeStyle(event, decision, { ask: true }),
   refusal: exit2,
+  harness: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   setup: jsonHookFile('.claude/settings.json', { shape: 'nested', container: 'hooks', matcher: '*', entry: commandEntry }),
 };

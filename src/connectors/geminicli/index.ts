@@ -83,5 +83,6 @@ export const geminicli: HookAgent = {
     }
   },
   refusal: exit2,
+  harness: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   setup: jsonHookFile('.gemini/settings.json', { shape: 'nested', container: 'hooks', entry: (cmd) => ({ name: 'warden', ...commandEntry(cmd) }) }),
 };

@@ -1,6 +1,6 @@
 // The Sandbox object of the API (spec "Sandbox resources") built from a stored record and what the runtime
-// reports now. Hooks, egress, endpoints, approvals and the MCP banner belong to step 11's ingress and egress
-// proxy: they are shown with their empty values so clients can rely on the shape. Secrets never appear here.
+// reports now, with the hook ingress's counts. Egress, endpoints, approvals and the MCP banner belong to step 11's
+// egress proxy and approvals: they are shown with their empty values so clients can rely on the shape. Secrets never appear here.
 import type { ComputeDriver } from '../runtime/driver.js';
 import type { SandboxRecord } from './store.js';
 
@@ -18,7 +18,7 @@ export interface SandboxView {
   tamper_tier: string;
   hooks: {
     traffic: number; blocked: number; last_block_reason: string | null; tamper: number;
-    events: Record<string, unknown>; other_events: number; silent: boolean; unreachable: boolean;
+    events: Record<string, Record<string, number>>; other_events: number; silent: boolean; unreachable: boolean;
   };
   endpoints: Record<string, unknown>;
   egress: { allowed: number; blocked: number; bytes_up: number; bytes_down: number };
@@ -37,7 +37,13 @@ export interface SandboxView {
   resources: { cpu: number | null; memory: string | null; enforced_by: string };
 }
 
-export function sandboxView(record: SandboxRecord, driver: ComputeDriver): SandboxView {
+/** What the hook ingress reports of a sandbox (absent: no ingress in this gateway). */
+export interface IngressView {
+  hooks: SandboxView['hooks'];
+  tamper_tier: string;
+}
+
+export function sandboxView(record: SandboxRecord, driver: ComputeDriver, ingress?: IngressView): SandboxView {
   const run = driver.inspect(record.name);
   const { policy } = record;
   return {
@@ -51,9 +57,9 @@ export function sandboxView(record: SandboxRecord, driver: ComputeDriver): Sandb
     workdir: record.workdir,
     image: record.image,
     image_id: record.image_id,
-    // No hook ingress yet (step 11): the harness's hooks cannot be checked for tampering.
-    tamper_tier: 'unchecked',
-    hooks: { traffic: 0, blocked: 0, last_block_reason: null, tamper: 0, events: {}, other_events: 0, silent: false, unreachable: false },
+    // `hooks`: the image's hook config is watched for tampering; `unchecked`: the harness has no hooks (shell).
+    tamper_tier: ingress?.tamper_tier ?? 'unchecked',
+    hooks: ingress?.hooks ?? { traffic: 0, blocked: 0, last_block_reason: null, tamper: 0, events: {}, other_events: 0, silent: false, unreachable: false },
     endpoints: {},
     egress: { allowed: 0, blocked: 0, bytes_up: 0, bytes_down: 0 },
     pending_approvals: 0,
