@@ -63,6 +63,8 @@ function connectorRecipe(connector: string): ImageRecipe | undefined {
       [`${IMAGE_HOOKS_DIR}/${HOOK_SCRIPT_NAME}`]: { content: readFileSync(HOOK_SCRIPT, 'utf8'), mode: 0o755 },
       [`${IMAGE_HOOKS_DIR}/${HOOK_SH_SCRIPT_NAME}`]: { content: readFileSync(HOOK_SH_SCRIPT, 'utf8'), mode: 0o755 },
       [`${IMAGE_HOME_DIR}/${agent.setup.file}`]: { content: config, mode: 0o644 },
+      // npm names the install after its folder unless told: a fixed name keeps the lock files, and image_id, the same.
+      'package.json': { content: `${JSON.stringify({ name: `warden-image-${connector}`, private: true })}\n`, mode: 0o644 },
     },
     entry: ENTRY,
     env: { ...BASE_ENV, PATH: `${IMAGE_MOUNT}/node_modules/.bin:${BASE_ENV.PATH}` },

@@ -15,7 +15,6 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runHook, type HookPipelineDeps } from '../../connectors/hook-pipeline.js';
-import type { NativeHookAnswer } from '../../connectors/hook-event.js';
 import { findHookAgent } from '../../connectors/registry.js';
 import { WardenError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
@@ -23,7 +22,7 @@ import { IMAGE_HOME_DIR } from '../images/recipes.js';
 import type { Image } from '../images/store.js';
 import type { Mount, RunInfo } from '../runtime/driver.js';
 import { checkBindingCredential } from './credential.js';
-import { IngressListener, type IngressCall } from './listener.js';
+import { IngressListener, type IngressAnswer, type IngressCall } from './listener.js';
 import { removeSessionFiles, writeSessionFiles } from './session-files.js';
 import { HookStats, type HooksView } from './stats.js';
 import { configHash, toolProcesses } from './watch.js';
@@ -154,7 +153,7 @@ export class HookIngress {
     return { hooks: this.#statsOf(name).view(), tamper_tier: image?.hooks ? 'hooks' : 'unchecked' };
   }
 
-  async #call(call: IngressCall): Promise<{ action: string; reason: string; native: NativeHookAnswer }> {
+  async #call(call: IngressCall): Promise<IngressAnswer> {
     const watched = this.#open.get(call.sandbox);
     if (!watched) throw new WardenError('WARDEN_ERR_SANDBOX_INGRESS_CREDENTIAL', 'this sandbox is not running', { statusCode: 401 });
     checkBindingCredential(call.authorization, watched.session.bindingHash);
@@ -190,7 +189,11 @@ export class HookIngress {
       this.#options.emit({ kind: 'finding', sandbox: name, reason: 'chain_match', rule: finding.rule.id, severity: finding.rule.severity, tool: event.tool ?? null });
     }
     await this.#check(watched);
-    return { action: outcome.decision.action, reason: outcome.decision.reason, native: outcome.native };
+    return {
+      action: outcome.decision.action, reason: outcome.decision.reason, findings: verdict.findings,
+      ...(outcome.evaluationId ? { evaluation_id: outcome.evaluationId, rule_ids: outcome.ruleIds } : {}),
+      native: outcome.native,
+    };
   }
 
   #finding(sandbox: string, reason: string, message: string): void {

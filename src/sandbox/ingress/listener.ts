@@ -22,7 +22,17 @@ export interface IngressCall {
   eventName?: string;
 }
 
-export type IngressHandler = (call: IngressCall) => Promise<{ action: string; reason: string; native: NativeHookAnswer }>;
+/** The sidecar hook route's answer (`native` alone, as text, with `?native=1`). */
+export interface IngressAnswer {
+  action: string;
+  reason: string;
+  findings: unknown[];
+  evaluation_id?: string;
+  rule_ids?: string[];
+  native: NativeHookAnswer;
+}
+
+export type IngressHandler = (call: IngressCall) => Promise<IngressAnswer>;
 
 const HookQuery = Type.Object({
   native: Type.Optional(Type.Literal('1')),
