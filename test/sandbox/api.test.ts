@@ -126,7 +126,8 @@ describe('sandbox API with real bubblewrap sandboxes', () => {
       [{ harness: 'shell', project: dir, name: 'pin', env: { PATH: '/evil' } }, 403, 'policy_violation', 'PATH'],
       [{ harness: 'shell', project: dir, name: 'cred', llm: { credentials: { LD_AUDIT: 'x' } } }, 403, 'policy_violation', 'LD_AUDIT'],
       [{ harness: 'claudecode', project: dir, name: 'cc', no_build: true }, 409, 'image_unavailable'],
-      [{ harness: 'claudecode', project: dir, name: 'cc' }, 409, 'image_unavailable'],
+      // Cursor's definition names no CLI package on npm: its image cannot be built.
+      [{ harness: 'cursor', project: dir, name: 'cu' }, 409, 'image_unavailable'],
       [{ harness: 'shell', project: project(work, 'linked-worktree'), name: 'lw' }, 409, 'needs_copy'],
     ];
     for (const [body, status, code, violation] of cases) {
