@@ -152,6 +152,12 @@ describe('sandbox hook ingress', () => {
     assert.ok(hooks.events.PreToolUse, 'names seen first are kept');
     assert.equal(hooks.other_events, 52 - (48 - Object.keys(before.events).length));
     assert.equal(hooks.traffic, before.traffic + 52);
+    // A name no agent sends (over 64 characters) is never kept by name, even with room left.
+    const other = (await api.get('/sandboxes/in-b')).body.hooks;
+    assert.ok(Object.keys(other.events).length < 48);
+    assert.equal((await postSocket(socketOf('in-b'), '/api/v1/claudecode/hook', { hook_event_name: 'x'.repeat(100) }, await tokenOf('in-b'))).status, 200);
+    const after = (await api.get('/sandboxes/in-b')).body.hooks;
+    assert.deepEqual([Object.keys(after.events).length, after.other_events], [Object.keys(other.events).length, other.other_events + 1]);
   });
 
   describe('with the geminicli connector image (built once from npm)', () => {
@@ -223,8 +229,8 @@ describe('sandbox hook ingress', () => {
     });
 
     it('raises hook_silence when the agent starts a tool process with no hook call, and clears it on the next call', async () => {
-      // A stand-in for the agent CLI (its program path lies in the image's node_modules) starting a tool 3 s in, hookless.
-      manager().execDetached('gem', ['/bin/bash', '-c', 'exec -a /opt/warden/image/node_modules/.bin/gemini /bin/bash -c "sleep 3; sleep 30; true"']);
+      // A stand-in for the agent CLI (its program path lies in the image's node_modules) starting a tool 2 s in, hookless.
+      manager().execDetached('gem', ['/bin/bash', '-c', 'exec -a /opt/warden/image/node_modules/.bin/gemini /bin/bash -c "sleep 2; sleep 30; true"']);
       await until('hook_silence', () => findings('gem', 'hook_silence').length === 1, 10_000);
       assert.equal((await api.get('/sandboxes/gem')).body.hooks.silent, true);
       const token = await tokenOf('gem');

@@ -81,6 +81,7 @@ export class HookIngress {
   #listener: IngressListener | undefined;
   #timer: NodeJS.Timeout | undefined;
   #interval = 0;
+  #ticking = false;
 
   private constructor(options: IngressOptions, root: string, ownsRoot: boolean) {
     this.#options = options;
@@ -161,10 +162,10 @@ export class HookIngress {
     if (!agent) throw new WardenError('WARDEN_ERR_HOOK_UNKNOWN_CONNECTOR', `no hook connector "${call.connector}"`, { statusCode: 404 });
     const pipeline = this.#options.pipeline();
     if (!pipeline) throw new WardenError('WARDEN_ERR_SANDBOX_INGRESS_UNAVAILABLE', 'the gateway is restarting its listeners', { statusCode: 503 });
-    const { name, session } = { name: call.sandbox, session: watched.session.session };
+    const name = call.sandbox;
     const outcome = await runHook(pipeline, agent, call.body, {
       ...(call.eventName === undefined ? {} : { eventName: call.eventName }),
-      tags: { sandbox: name, sandbox_session: session },
+      tags: { sandbox: name, sandbox_session: watched.session.session },
     });
     const stats = this.#statsOf(name);
     const { event, verdict, findings } = outcome;
@@ -216,11 +217,27 @@ export class HookIngress {
   }
 
   async #tick(): Promise<void> {
-    for (const watched of [...this.#open.values()]) await this.#check(watched);
+    // A round that outlasts the interval (a tamper stop) is not overlapped by the next one.
+    if (this.#ticking) return;
+    this.#ticking = true;
+    try {
+      for (const watched of [...this.#open.values()]) await this.#check(watched);
+    } finally {
+      this.#ticking = false;
+    }
     this.#schedule();
   }
 
+  /** One round of the watch for one sandbox; never throws (it runs on a timer and after hook calls). */
   async #check(watched: Watched): Promise<void> {
+    try {
+      await this.#watch(watched);
+    } catch {
+      // The sandbox stopped during the check (its /proc entries or home went away): the next round sees it closed.
+    }
+  }
+
+  async #watch(watched: Watched): Promise<void> {
     const { name } = watched.session;
     if (watched.stopping || this.#open.get(name) !== watched) return;
     const stats = this.#statsOf(name);
@@ -236,7 +253,7 @@ export class HookIngress {
         watched.tampered = false;
         this.#finding(name, 'hooks_restored', `the hook configuration ~/${watched.session.image.hooks!.config} is as the image has it again`);
       }
-      this.#checkSilence(watched, stats);
+      await this.#checkSilence(watched, stats);
     }
   }
 
@@ -256,21 +273,19 @@ export class HookIngress {
     }
   }
 
-  #checkSilence(watched: Watched, stats: HookStats): void {
+  async #checkSilence(watched: Watched, stats: HookStats): Promise<void> {
     const init = this.#options.inspect(watched.session.name).init_pid;
     if (init === undefined) return;
     const windowMs = this.#options.settings().silence_seconds * 1000;
     const now = Date.now();
     const current = toolProcesses(init);
-    for (const tool of current) {
-      if (watched.tools.has(tool)) continue;
-      const since = Math.max(stats.lastHookAt ?? 0, watched.openedAt);
-      if (now - since > windowMs && !stats.silent) {
-        stats.silent = true;
-        void this.#tamper(watched, stats, 'hook_silence', `a tool process started ${Math.round((now - since) / 1000)} s after the last hook call`);
-      }
-    }
+    const started = [...current].some((tool) => !watched.tools.has(tool));
     watched.tools = current;
+    const since = Math.max(stats.lastHookAt ?? 0, watched.openedAt);
+    if (started && now - since > windowMs && !stats.silent) {
+      stats.silent = true;
+      await this.#tamper(watched, stats, 'hook_silence', `a tool process started ${Math.round((now - since) / 1000)} s after the last hook call`);
+    }
   }
 
   async #tamper(watched: Watched, stats: HookStats, reason: 'hook_tamper' | 'hook_silence', message: string): Promise<void> {

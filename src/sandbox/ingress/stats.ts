@@ -1,8 +1,11 @@
 // What the ingress has seen of one sandbox's hooks, as the Sandbox object's `hooks` shows it (spec "Sandbox
 // resources"): hook traffic, blocked tool calls, the last block's reason, tamper counts, per-event verdict counts
-// (at most INGRESS_LIMITS.eventNames names, later names only counted in `other_events`), and whether hooks are
+// (at most INGRESS_LIMITS.eventNames names of up to 64 characters, other calls counted in `other_events`), and whether hooks are
 // silent or unreachable now. In memory: it starts again with the gateway, like the sandboxes themselves.
 import { INGRESS_LIMITS } from './limits.js';
+
+/** The hook command's own rule for an event name (hooks/warden-hook.mjs). */
+const EVENT_NAME = /^[\w.:-]{1,64}$/;
 
 export interface HooksView {
   traffic: number;
@@ -33,7 +36,8 @@ export class HookStats {
     this.lastHookAt = at;
     let verdicts = this.#events.get(event);
     if (!verdicts) {
-      if (this.#events.size >= INGRESS_LIMITS.eventNames) {
+      // The name comes from the sandbox: only names an agent could send are kept, so 48 of them stay small.
+      if (this.#events.size >= INGRESS_LIMITS.eventNames || !EVENT_NAME.test(event)) {
         this.#otherEvents += 1;
         return;
       }
