@@ -160,6 +160,16 @@ describe('sandbox hook ingress', () => {
     assert.deepEqual([Object.keys(after.events).length, after.other_events], [Object.keys(other.events).length, other.other_events + 1]);
   });
 
+  it('reports hooks_unreachable when a sandbox\'s socket goes away, puts it back and reports hooks_restored', async () => {
+    rmSync(socketOf('in-b'));
+    const of = (reason: string) => events.filter((e) => e.kind === 'finding' && e.sandbox === 'in-b' && e.reason === reason);
+    await until('hooks_unreachable', () => of('hooks_unreachable').length === 1);
+    await until('hooks_restored', () => of('hooks_restored').length === 1);
+    const answer = await postSocket(socketOf('in-b'), '/api/v1/claudecode/hook', { hook_event_name: 'Stop', session_id: 'ingress-back' }, await tokenOf('in-b'));
+    assert.equal(answer.status, 200);
+    assert.equal((await api.get('/sandboxes/in-b')).body.hooks.unreachable, false);
+  });
+
   describe('with the geminicli connector image (built once from npm)', () => {
     let image: Json;
     const manager = () => gw.gateway.sandbox!.manager!;
