@@ -201,8 +201,10 @@ describe('sandbox hook ingress', () => {
       assert.equal(view.image_id, image.image_id);
       assert.equal(view.tamper_tier, 'hooks');
       // The agent CLI runs inside the sandbox from the image.
-      const found = await manager().exec('gem', ['/bin/sh', '-c', 'command -v gemini']);
-      assert.equal(found.stdout.toString().trim(), '/opt/warden/image/node_modules/.bin/gemini');
+      const found = await manager().exec('gem', ['/bin/sh', '-c', 'command -v gemini && gemini --version'], { timeoutMs: 60_000 });
+      assert.deepEqual(found.stdout.toString().trim().split('\n'), ['/opt/warden/image/node_modules/.bin/gemini', '0.61.0'], found.stderr.toString());
+      // Attaching (`warden sandbox run geminicli`) starts the agent.
+      assert.equal(view.launch.attach.at(-1), 'gemini');
     });
 
     it('answers the installed hook command inside the sandbox through the ingress, blocked calls included', async () => {

@@ -2,8 +2,9 @@
 // - the hook config file in the sandbox's home, hashed (a link anywhere on its path, a non-file or a missing file
 //   is a change: nothing is followed or opened that the sandbox could point elsewhere, and a FIFO cannot block);
 // - the processes of the sandbox's PID namespace (/proc, matched by the namespace link), to see tool processes the
-//   harness starts: a direct child of the agent CLI (a process whose program or script lies in the image's
-//   node_modules), other than a hook command (its command line names warden-hook) and what runs under one.
+//   harness starts: a direct child of the agent CLI (a process whose program, or whose script under a JavaScript
+//   runtime, lies in the image's node_modules) that is neither the agent itself nor a hook command (its command
+//   line names warden-hook).
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,7 +89,19 @@ function namespaceProcesses(initPid: number): Proc[] {
 }
 
 const AGENT_PREFIX = `${IMAGE_MOUNT}/node_modules/`;
-const isAgent = (p: Proc) => p.argv.slice(0, 2).some((arg) => arg.startsWith(AGENT_PREFIX));
+const RUNTIMES = new Set(['node', 'nodejs', 'bun']);
+
+/**
+ * The agent CLI: its program lies in the image's node_modules, or it is a JavaScript runtime whose script does
+ * (`node [options] /opt/warden/image/node_modules/.bin/gemini`, as CLIs relaunch themselves with runtime options).
+ */
+function isAgent(p: Proc): boolean {
+  const [program, ...args] = p.argv;
+  if (program === undefined) return false;
+  if (program.startsWith(AGENT_PREFIX)) return true;
+  if (!RUNTIMES.has(program.slice(program.lastIndexOf('/') + 1))) return false;
+  return args.find((arg) => !arg.startsWith('-'))?.startsWith(AGENT_PREFIX) === true;
+}
 const isHook = (p: Proc) => p.argv.some((arg) => arg.includes('warden-hook'));
 
 /** Keys (`pid:start`) of the tool processes running now: direct children of an agent process that are no hook command. */

@@ -116,7 +116,11 @@ export class SandboxManager {
   }
 
   #view(record: SandboxRecord): SandboxView {
-    return sandboxView(record, this.#deps.driver, this.#deps.ingress?.view(record.name, this.#deps.images.get(record.harness)));
+    const image = this.#deps.images.get(record.harness);
+    return sandboxView(record, this.#deps.driver, {
+      ...(this.#deps.ingress ? { ingress: this.#deps.ingress.view(record.name, image) } : {}),
+      ...(image?.package ? { command: [image.package.bin] } : {}),
+    });
   }
 
   list(): (SandboxView | ReturnType<typeof orphanView>)[] {

@@ -43,7 +43,12 @@ export interface IngressView {
   tamper_tier: string;
 }
 
-export function sandboxView(record: SandboxRecord, driver: ComputeDriver, ingress?: IngressView): SandboxView {
+/**
+ * `ingress`: the hook ingress's report; `command`: what attaching runs by default (a connector image's agent CLI,
+ * else an interactive shell).
+ */
+export function sandboxView(record: SandboxRecord, driver: ComputeDriver, extra: { ingress?: IngressView; command?: string[] } = {}): SandboxView {
+  const { ingress } = extra;
   const run = driver.inspect(record.name);
   const { policy } = record;
   return {
@@ -71,7 +76,7 @@ export function sandboxView(record: SandboxRecord, driver: ComputeDriver, ingres
     warnings: record.warnings,
     orphaned: false,
     nested_repos: record.nested_repos,
-    launch: { attach: driver.attachCommand(record.name), workdir: record.workdir, pid: run.running ? (run.pid ?? null) : null },
+    launch: { attach: driver.attachCommand(record.name, extra.command), workdir: record.workdir, pid: run.running ? (run.pid ?? null) : null },
     credentials: record.credentials,
     host_ports: policy.effective.host_ports,
     resources: { cpu: policy.effective.cpu ?? null, memory: policy.effective.memory ?? null, enforced_by: driver.limits },
