@@ -182,12 +182,12 @@ export class HookIngress {
       stats.blocked += 1;
       stats.lastBlockReason = reason;
       this.#options.emit({
-        kind: 'tool.blocked', sandbox: name, tool: event.tool ?? null, event: event.event, phase: event.phase,
+        kind: 'tool.blocked', sandbox: name, tool: label(event.tool), event: label(event.event), phase: event.phase,
         severity: verdict.severity, rule: rules[0] ?? null, category: categories[0] ?? null, reason,
       });
     }
     for (const finding of findings.filter((f) => f.rule.id.startsWith('CHAIN-'))) {
-      this.#options.emit({ kind: 'finding', sandbox: name, reason: 'chain_match', rule: finding.rule.id, severity: finding.rule.severity, tool: event.tool ?? null });
+      this.#options.emit({ kind: 'finding', sandbox: name, reason: 'chain_match', rule: finding.rule.id, severity: finding.rule.severity, tool: label(event.tool) });
     }
     await this.#check(watched);
     return {
@@ -305,6 +305,11 @@ export class HookIngress {
     await this.#listener?.close();
     if (this.#ownsRoot) rmSync(this.#root, { recursive: true, force: true });
   }
+}
+
+/** A tool or event name as the sandbox sent it, cut to a label's length: it goes to every activity subscriber. */
+function label(value: string | undefined): string | null {
+  return value === undefined ? null : value.slice(0, 64);
 }
 
 /**
