@@ -162,6 +162,7 @@ async function listen({ settings, inspector, registry, policy }: Prepared, logge
 
 async function close(listeners: Listeners): Promise<void> {
   // Stop accepting, let in-flight requests finish, then flush and close the audit store.
+  listeners.ctx.sandbox?.detachHookPipeline();
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
   await listeners.ctx.fleet?.close();

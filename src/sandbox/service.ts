@@ -41,6 +41,8 @@ export interface SandboxService {
   readonly ingress: HookIngress | null;
   /** The listeners' hook pipeline and the `openshell.hooks` settings, handed over at each (re)start of the listeners. */
   attachHookPipeline(deps: HookPipelineDeps, hooks: HooksSettings): void;
+  /** The listeners are closing: hook calls on the ingress answer 503 until the next attach. */
+  detachHookPipeline(): void;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   const platform = options.platform ?? process.platform;
   const startedAt = new Date().toISOString();
   const idle = (state: SandboxServiceState, reason: string): SandboxService => ({
-    state, reason, manager: null, driverName: 'bwrap', limits: null, startedAt, ingress: null, attachHookPipeline: () => {}, close: async () => {},
+    state, reason, manager: null, driverName: 'bwrap', limits: null, startedAt, ingress: null, attachHookPipeline: () => {}, detachHookPipeline: () => {}, close: async () => {},
   });
   if (!config.openshell.enabled) return idle('disabled', 'openshell.enabled is false');
   // Only the bwrap driver exists: Linux namespaces. (macOS would need its own driver.)
@@ -98,6 +100,9 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
     attachHookPipeline(deps, settings) {
       pipeline = deps;
       hooks = settings;
+    },
+    detachHookPipeline() {
+      pipeline = undefined;
     },
     async close() {
       await driver.stopAll();
