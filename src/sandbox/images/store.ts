@@ -54,6 +54,9 @@ export function imageDigest(root: string): string {
 }
 
 export class ImageStore {
+  /** Builds going on, by harness: a second create of the same harness waits for the first build. */
+  readonly #building = new Map<string, Promise<Image>>();
+
   constructor(readonly root: string) {}
 
   #checkHarness(harness: string): void {
@@ -80,8 +83,16 @@ export class ImageStore {
       .flatMap((name) => this.get(name) ?? []);
   }
 
-  async build(harness: string): Promise<Image> {
+  build(harness: string): Promise<Image> {
     this.#checkHarness(harness);
+    const going = this.#building.get(harness);
+    if (going) return going;
+    const build = this.#build(harness).finally(() => this.#building.delete(harness));
+    this.#building.set(harness, build);
+    return build;
+  }
+
+  async #build(harness: string): Promise<Image> {
     const recipe = recipeOf(harness);
     if (!recipe) {
       throw new SandboxApiError('image_unavailable', `the ${harness} harness image is not buildable: its connector names no harness package`);
