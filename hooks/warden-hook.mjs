@@ -114,11 +114,12 @@ function eventName(args, payload) {
   return typeof name === 'string' && EVENT_NAME.test(name) ? name : undefined;
 }
 
-function post(url, body, token, totalMs) {
+function post(url, body, token, totalMs, socketPath) {
   return new Promise((resolvePost, reject) => {
     const headers = { 'content-type': 'application/json', 'x-warden-client': 'warden-hook', 'content-length': Buffer.byteLength(body) };
     if (token) headers.authorization = `Bearer ${token}`;
-    const req = httpRequest(url, { method: 'POST', agent: false, headers });
+    // A sandbox's settings name its hook ingress socket: the URL then gives only the path.
+    const req = httpRequest(url, { method: 'POST', agent: false, headers, ...(socketPath ? { socketPath } : {}) });
     const abort = (reason) => req.destroy(new HookFailure(reason));
     const total = setTimeout(() => abort(`no answer within ${totalMs} ms`), totalMs);
     const connect = setTimeout(() => abort(`no connection within ${CONNECT_TIMEOUT_MS} ms`), Math.min(CONNECT_TIMEOUT_MS, totalMs));
@@ -197,7 +198,7 @@ async function ask(args, home, settings, event) {
   const token = readText(typeof settings.token_file === 'string' ? settings.token_file : join(home, 'hooks', `${args.connector}.token`)).trim();
   let answer;
   try {
-    answer = await post(url, JSON.stringify(payload), token, totalMs);
+    answer = await post(url, JSON.stringify(payload), token, totalMs, typeof settings.socket === 'string' ? settings.socket : undefined);
   } catch (err) {
     throw err instanceof HookFailure ? err : new HookFailure(`sidecar unreachable at ${url.origin}: ${err.code ?? err.message}`);
   }

@@ -14,6 +14,7 @@ import { SANDBOX_POLICY_LIMITS } from '../../src/sandbox/policy/limits.js';
 import { SNAPSHOT_LIMITS } from '../../src/sandbox/snapshot/limits.js';
 import { SANDBOX_LIMITS } from '../../src/sandbox/limits.js';
 import { SANDBOX_EGRESS_LIMITS } from '../../src/sandbox/egress/limits.js';
+import { INGRESS_LIMITS } from '../../src/sandbox/ingress/limits.js';
 import { SCANNER_LIMITS } from '../../src/scanners/limits.js';
 import { SKILL_SCANNER_LIMITS } from '../../src/skill-scanner/limits.js';
 import { EVENT_WRITER_LIMITS } from '../../src/telemetry/events/limits.js';
@@ -42,6 +43,7 @@ const LIMIT_TABLES: readonly { readonly [LIMIT_TABLE]: LimitTable }[] = [
   DISCOVERY_LIMITS,
   UPSTREAM_LIMITS,
   SANDBOX_EGRESS_LIMITS,
+  INGRESS_LIMITS,
 ];
 
 interface Node {

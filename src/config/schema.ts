@@ -10,6 +10,7 @@ import { OllamaPorts } from './sections/llm-providers.js';
 import { DeploymentSection } from './sections/deployment.js';
 import { guardrailRuntimeKeys } from './sections/guardrail-runtime.js';
 import { openshellPolicyKeys } from './sections/openshell-policy.js';
+import { OpenshellHooksKeys } from './sections/openshell-hooks.js';
 import { OpenshellRuntimeKeys } from './sections/openshell.js';
 import { OpenshellEgressSection } from './sections/openshell-egress.js';
 import { RulesSection } from './sections/rules.js';
@@ -115,6 +116,7 @@ export const OpenshellSection = Type.Object(
     ...openshellPolicyKeys,
     ...OpenshellRuntimeKeys,
     egress: OpenshellEgressSection,
+    ...OpenshellHooksKeys,
   },
   strict('The sandbox manager.'),
 );

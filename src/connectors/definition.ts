@@ -68,6 +68,16 @@ export interface HookAgent extends Described {
   setup: SetupTarget;
   /** Its OpenTelemetry export, where the agent has one Warden can configure. */
   otelSetup?: OtelSetup;
+  /** The agent's CLI on the npm registry, installed into its sandbox harness image (src/sandbox/images/). */
+  harness?: HarnessPackage;
+}
+
+/** An agent CLI as `npm install <package>@<version>` installs it; `bin` is the command it puts in node_modules/.bin. */
+export interface HarnessPackage {
+  package: string;
+  /** Pinned exactly: an image's content, and so its image_id, follows from it. */
+  version: string;
+  bin: string;
 }
 
 /** An agent whose LLM traffic goes through the guardrail proxy instead of hooks. */

@@ -40,6 +40,7 @@ import { reportSandboxHealth, reportSandboxRestarting } from './sandbox-health.j
 import { sandboxPorts } from '../sandbox/index.js';
 import { createSandboxService, type SandboxService, type SandboxServiceOptions } from '../sandbox/service.js';
 import type { SandboxPolicyPort, WorkspacePort } from '../sandbox/ports.js';
+import type { EmitActivity } from '../sandbox/ingress/ingress.js';
 import { buildSidecar } from './server.js';
 import { openTelemetry } from '../telemetry/context.js';
 import { redactOtlpPathToken } from '../telemetry/otlp/redact.js';
@@ -69,7 +70,7 @@ export interface RunningGateway {
 }
 
 /** Builds the sandbox manager's two collaborators (policy resolver, workspace keeper) for a configuration. */
-export type SandboxPortsFactory = (settings: Settings) => { policy: SandboxPolicyPort; workspace: WorkspacePort };
+export type SandboxPortsFactory = (settings: Settings) => { policy: SandboxPolicyPort; workspace: WorkspacePort; emit?: EmitActivity };
 
 /** Options of the gateway process: tests replace the sandbox manager's collaborators or the migration. */
 export interface GatewayOptions {
@@ -89,7 +90,7 @@ export interface GatewayOptions {
    */
   onShutdownRequest?: () => void;
   /** The sandbox service's egress proxy, refusal facts, hook ingress and tuning, when a test drives them. */
-  sandboxLinks?: Pick<SandboxServiceOptions, 'egress' | 'refusals' | 'ingress' | 'activity' | 'approvals'>;
+  sandboxLinks?: Pick<SandboxServiceOptions, 'egress' | 'refusals' | 'lastHookAt' | 'activity' | 'approvals'>;
 }
 
 /** Chain state lives in its own file: its updates sit on the hook path and must not wait on the audit writer. */
@@ -202,6 +203,7 @@ async function listen(
   });
   const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, registry, version: VERSION, startedAt, telemetry, metrics, events, lifecycle, ...(sandbox ? { sandbox } : {}) };
   ctx.upstream = openUpstream(settings, VERSION, (level, message, fields) => logger[level](fields ?? {}, message));
+  sandbox?.attachHookPipeline({ hookInspector, audit }, config.openshell.hooks);
   const upstream = new Upstream(config.llm.timeout_ms);
   let sidecar: FastifyInstance | undefined;
   let proxy: FastifyInstance | undefined;
@@ -254,6 +256,7 @@ async function close(listeners: Listeners, step: 'gateway-reload' | 'gateway-sto
   listeners.events.write(lifecycleRecord(step, { version: VERSION, pid: process.pid, ...(step === 'gateway-reload' ? { phase: 'stopping' } : {}) }));
   // Stop accepting, let in-flight requests finish, then flush and close the audit store, then send what the
   // event destinations hold (its last rows included), for a bounded time.
+  listeners.ctx.sandbox?.detachHookPipeline();
   await Promise.all([listeners.sidecar.close(), listeners.proxy.close()]);
   await listeners.upstream.close();
   await listeners.ctx.upstream?.client.close();

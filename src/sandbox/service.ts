@@ -1,5 +1,5 @@
 // The sandbox subsystem as the gateway runs it: from config and the two ports (policy resolver, workspace
-// keeper) to a probed bwrap driver, the image store, sandboxes.db and a reconciled manager. It reports its
+// keeper) to a probed bwrap driver, the image store, sandboxes.db, the hook ingress and a reconciled manager. It reports its
 // state for /health and `GET /api/v1/sandbox/status`; while it is not running every other sandbox route
 // answers 503 (`disabled` when openshell.enabled is false, `unavailable` otherwise). It outlives listener
 // restarts (the sandboxes are the gateway process's children) and stops every sandbox when the gateway stops.
@@ -14,7 +14,9 @@ import { Approvals } from './approvals/approvals.js';
 import { ApprovalStore } from './approvals/store.js';
 import { unblock, type Refusal, type UnblockRequest } from './approvals/unblock.js';
 import { Unblocks } from './approvals/unblocks.js';
+import type { HookPipelineDeps } from '../connectors/hook-pipeline.js';
 import { ImageStore } from './images/store.js';
+import { HookIngress, type EmitActivity, type HooksSettings } from './ingress/ingress.js';
 import { SandboxManager } from './manager/manager.js';
 import { SandboxStore } from './manager/store.js';
 import { EgressProxy } from './egress/proxy.js';
@@ -58,11 +60,13 @@ export interface SandboxServiceOptions {
   configPath?: string;
   /** Which refusals an unblock may lift; by default the egress proxy's own facts (tests may drive them). */
   refusals?: { lastRefusal(sandbox: string, host: string): Refusal | undefined };
-  /** The hook ingress's last hook call per sandbox (ms); without it every sandbox's hooks count as quiet. */
-  ingress?: { lastHookAt(sandbox: string): number | undefined };
+  /** When each sandbox's hooks last called (ms), for approval batching; by default the hook ingress's own. */
+  lastHookAt?: (sandbox: string) => number | undefined;
   /** Tuning of the activity log and of approval batching (tests shorten the keepalive and the quiet period). */
   activity?: ActivityLogOptions;
   approvals?: { quietMs?: number; maxHoldMs?: number; advisor?: Advisor };
+  /** Also told every activity event (tests watch them here). */
+  emit?: EmitActivity;
 }
 
 export interface SandboxService {
@@ -82,6 +86,12 @@ export interface SandboxService {
   unblock(request: UnblockRequest): ReturnType<typeof unblock>;
   /** The configuration was reloaded (SIGHUP): the every-sandbox host lists follow it. */
   applyConfig(config: Config): void;
+  /** The hook ingress (null while the manager does not run). */
+  readonly ingress: HookIngress | null;
+  /** The listeners' hook pipeline and the `openshell.hooks` settings, handed over at each (re)start of the listeners. */
+  attachHookPipeline(deps: HookPipelineDeps, hooks: HooksSettings): void;
+  /** The listeners are closing: hook calls on the ingress answer 503 until the next attach. */
+  detachHookPipeline(): void;
   close(): Promise<void>;
 }
 
@@ -99,6 +109,7 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
       throw new Error('the sandbox service is not running');
     },
     applyConfig: () => {},
+    ingress: null, attachHookPipeline: () => {}, detachHookPipeline: () => {},
     close: async () => {},
   });
   if (!config.openshell.enabled) return idle('disabled', 'openshell.enabled is false');
@@ -120,12 +131,13 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   const writeAlways = (host: string, list: 'unblocked' | 'block') => persistAlways(configPath, host, list);
   const emit = (event: ActivityInput): void => {
     activity.append(event);
+    options.emit?.(event);
     // A sandbox that is no longer running cannot apply an approval: its open ones fail.
     if (event.kind === 'sandbox.lifecycle' && event.phase !== 'ready') approvals.sandboxEnded(event.sandbox, event.phase === 'deleted');
   };
   const approvals = new Approvals({
     store: approvalStore, unblocks, emit, persistAlways: writeAlways,
-    lastHookAt: (sandbox) => options.ingress?.lastHookAt(sandbox),
+    lastHookAt: (sandbox) => (options.lastHookAt ?? ((name: string) => ingress.lastHookAt(name)))(sandbox),
     isRunning: (sandbox) => driver.inspect(sandbox).running,
     ...options.approvals,
   });
@@ -142,11 +154,22 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   const egress = options.egress ?? ownProxy;
   const refusals = options.refusals ?? ownProxy;
   const runtime = config.openshell.runtime;
+  let pipeline: HookPipelineDeps | undefined;
+  let hooks: HooksSettings = config.openshell.hooks;
+  const ingress = await HookIngress.create({
+    pipeline: () => pipeline,
+    emit,
+    settings: () => hooks,
+    homeOf: (name) => join(root, name, 'runtime', 'home'),
+    inspect: (name) => driver.inspect(name),
+    tamperStop: (name) => manager.tamperStop(name),
+  });
   const manager = new SandboxManager({
     store, driver, images: new ImageStore(join(home, 'images')), policy: options.policy, workspace: options.workspace, sandboxesDir: root,
     defaults: { ...(runtime.cpu > 0 ? { cpu: runtime.cpu } : {}), ...(runtime.memory !== '' ? { memory: runtime.memory } : {}) },
     emit, pendingApprovals: (sandbox) => approvals.pendingCount(sandbox),
     ...(egress ? { egress } : {}),
+    ingress,
   });
   approvals.recover();
   let state: SandboxServiceState = 'running';
@@ -160,7 +183,7 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   return {
     get state() { return state; },
     get reason() { return reason; },
-    manager, driverName: driver.name, limits: driver.limits, startedAt, activity, approvals, unblocks,
+    manager, driverName: driver.name, limits: driver.limits, startedAt, activity, approvals, unblocks, ingress,
     unblock: (request) => unblock({
       unblocks, emit, persistAlways: writeAlways,
       lastRefusal: (sandbox, host) => refusals?.lastRefusal(sandbox, host),
@@ -170,10 +193,18 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
       egressSettings = next.openshell.egress;
       unblocks.applyConfig(next.openshell.egress);
     },
+    attachHookPipeline(deps, settings) {
+      pipeline = deps;
+      hooks = settings;
+    },
+    detachHookPipeline() {
+      pipeline = undefined;
+    },
     async close() {
       approvals.close();
       await driver.stopAll();
       await ownProxy?.close();
+      await ingress.shutdown();
       store.close();
       approvalStore.close();
       state = 'error';

@@ -34,10 +34,10 @@ describe('sandbox API with real bubblewrap sandboxes', () => {
     assert.match(body.gateway.limits, /^(cgroup|prlimit)$/);
     assert.equal(body.daemon_uid, process.getuid!());
     assert.ok(Date.parse(body.last_reconcile) > 0);
-    assert.equal(body.ingress_addr, null);
+    assert.match(body.ingress_addr, /warden-ingress-/, 'the folder of the sandboxes\' hook ingress sockets');
     const health = (await (await fetch(`${gw.url}/health`)).json()) as Json;
     assert.equal(health.subsystems.sandbox.state, 'running');
-    assert.match(health.subsystems.sandbox.details.ingress, /not configured/);
+    assert.equal(health.subsystems.sandbox.details.ingress, body.ingress_addr);
   });
 
   it('creates a shell sandbox (building its image), shows and lists it, and never answers or stores a secret', async () => {
@@ -127,7 +127,8 @@ describe('sandbox API with real bubblewrap sandboxes', () => {
       [{ harness: 'shell', project: dir, name: 'pin', env: { PATH: '/evil' } }, 403, 'policy_violation', 'PATH'],
       [{ harness: 'shell', project: dir, name: 'cred', llm: { credentials: { LD_AUDIT: 'x' } } }, 403, 'policy_violation', 'LD_AUDIT'],
       [{ harness: 'claudecode', project: dir, name: 'cc', no_build: true }, 409, 'image_unavailable'],
-      [{ harness: 'claudecode', project: dir, name: 'cc' }, 409, 'image_unavailable'],
+      // Cursor's definition names no CLI package on npm: its image cannot be built.
+      [{ harness: 'cursor', project: dir, name: 'cu' }, 409, 'image_unavailable'],
       [{ harness: 'shell', project: project(work, 'linked-worktree'), name: 'lw' }, 409, 'needs_copy'],
     ];
     for (const [body, status, code, violation] of cases) {

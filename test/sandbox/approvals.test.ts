@@ -27,7 +27,7 @@ describe('sandbox approvals and unblock', () => {
     ...ports(),
     sandboxLinks: {
       refusals: { lastRefusal: (sandbox, host) => refusals.get(`${sandbox} ${host}`) },
-      ingress: { lastHookAt: (sandbox) => hooks.get(sandbox) },
+      lastHookAt: (sandbox) => hooks.get(sandbox),
       approvals: { quietMs: 300, maxHoldMs: 5000 },
     },
   };

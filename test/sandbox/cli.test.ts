@@ -68,13 +68,13 @@ describe('warden sandbox', () => {
     assert.match((await runCli(['sandbox', 'ls'], env)).stdout, /^no sandboxes$/m, '--rm deleted it');
   });
 
-  it('image build, ls and rm; a connector image is not buildable yet', async () => {
+  it('image build, ls and rm; a connector without a harness package is not buildable', async () => {
     const built = await runCli(['sandbox', 'image', 'build', 'shell'], env);
     assert.match(built.stdout, /^shell sha256:[0-9a-f]{64} /);
     assert.match((await runCli(['sandbox', 'image', 'ls'], env)).stdout, /^shell\s+sha256:/);
-    const connector = await runCli(['sandbox', 'image', 'build', 'codex'], env);
+    const connector = await runCli(['sandbox', 'image', 'build', 'cursor'], env);
     assert.equal(connector.code, 1);
-    assert.match(connector.stderr, /not buildable yet.*WARDEN_ERR_SANDBOX_IMAGE_UNAVAILABLE/);
+    assert.match(connector.stderr, /not buildable: its connector names no harness package.*WARDEN_ERR_SANDBOX_IMAGE_UNAVAILABLE/);
     assert.equal((await runCli(['sandbox', 'image', 'rm', 'shell'], env)).stdout, 'removed shell\n');
   });
 

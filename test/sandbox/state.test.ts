@@ -128,7 +128,7 @@ describe('sandbox service states', () => {
     assert.deepEqual([off.state, off.reason], ['disabled', 'openshell.enabled is false']);
   });
 
-  it('is running with the driver and limit mechanism; ingress and egress not configured yet', async () => {
+  it('is running with the driver, the limit mechanism and the hook ingress folder; egress not configured yet', async () => {
     const service = await make({});
     try {
       assert.equal(service.state, 'running', service.reason ?? '');
@@ -138,6 +138,8 @@ describe('sandbox service states', () => {
       assert.equal(sandbox.state, 'running');
       assert.equal(sandbox.details!.compute_driver, 'bwrap');
       assert.match(String(sandbox.details!.egress), /not configured/);
+      assert.equal(sandbox.details!.ingress, service.ingress!.address);
+      assert.ok(existsSync(service.ingress!.address), 'the ingress folder exists while the service runs');
     } finally {
       await service.close();
       home.remove();

@@ -198,7 +198,7 @@ export function registerSandbox(program: Command): void {
   };
   image.command('build <harness>').description('build (or rebuild) a harness image')
     .action(async (harness: string) => {
-      const built = (await images()).build(harness);
+      const built = await (await images()).build(harness);
       process.stdout.write(`${built.harness} ${built.image_id} ${built.path}\n`);
     });
   image.command('ls').description('list built images').option('--json', 'print the manifests')

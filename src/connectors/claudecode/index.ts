@@ -25,6 +25,7 @@ export const claudecode: HookAgent = {
   },
   render: (event, decision) => renderClaudeStyle(event, decision, { ask: true }),
   refusal: exit2,
+  harness: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   setup: jsonHookFile('.claude/settings.json', { shape: 'nested', container: 'hooks', matcher: '*', entry: commandEntry }),
   // Claude Code's monitoring settings ("Monitoring usage" in its docs) are environment variables, which it also reads
   // from the `env` block of ~/.claude/settings.json: logs (its events) and metrics over OTLP/HTTP protobuf.

@@ -45,6 +45,7 @@ export const codex: HookAgent = {
     return renderClaudeStyle(event, decision, { ask: false });
   },
   refusal: exit2,
+  harness: { package: '@openai/codex', version: '0.169.0', bin: 'codex' },
   setup: {
     file: '.codex/config.toml',
     install: installCodexConfig,

@@ -84,6 +84,7 @@ export const geminicli: HookAgent = {
     }
   },
   refusal: exit2,
+  harness: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   setup: jsonHookFile('.gemini/settings.json', { shape: 'nested', container: 'hooks', entry: (cmd) => ({ name: 'warden', ...commandEntry(cmd) }) }),
   // Gemini CLI's `telemetry` settings (its docs/telemetry.md): OTLP over HTTP to a local endpoint, prompts not logged.
   // It has no setting for headers, and its source authenticates with the gateway token over loopback (spec

@@ -12,6 +12,8 @@ import { bestGuessNote } from '../setup/notes.js';
 
 export const omnigent: HookAgent = {
   ...claudecode,
+  // Claude Code's wire format, not its CLI: Omnigent has no npm package, so no harness image.
+  harness: undefined,
   name: 'omnigent',
   description: 'Omnigent agent hooks',
   telemetry: ['hooks'],

@@ -73,6 +73,7 @@ export const opencode: HookAgent = {
     return notice({ action, reason });
   },
   refusal: (reason) => ({ stdout: { decision: 'block', reason }, stderr: reason, exit_code: 2 }),
+  harness: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
   setup: {
     file: '.config/opencode/plugins/warden.js',
     install: installOpencodePlugin,

@@ -31,6 +31,8 @@ export interface HookTarget {
   failMode: 'closed' | 'open';
   /** Set when the sh command is installed; absent means the Node command. */
   shell?: ShellRunner;
+  /** The folder holding the hook scripts as the agent sees it (a sandbox image's copy); default the package's `hooks/`. */
+  scripts?: string;
 }
 
 /** Whether a configured command (or argv element) runs one of Warden's hook scripts. */
@@ -67,7 +69,8 @@ export function detectShellRunner(): ShellRunner | undefined {
 /** The argv of the hook command for `target`; `event` is passed when the agent's payload may not name it. */
 export function hookArgv(target: HookTarget, event?: string): string[] {
   // Absolute programs: agents started from a desktop launcher often have no `node` on their PATH.
-  const head = target.shell ? [target.shell.sh, HOOK_SH_SCRIPT] : [process.execPath, HOOK_SCRIPT];
+  const script = (name: string, packaged: string) => (target.scripts === undefined ? packaged : `${target.scripts}/${name}`);
+  const head = target.shell ? [target.shell.sh, script(HOOK_SH_SCRIPT_NAME, HOOK_SH_SCRIPT)] : [process.execPath, script(HOOK_SCRIPT_NAME, HOOK_SCRIPT)];
   const argv = [...head, target.connector, '--home', target.home];
   return event === undefined ? argv : [...argv, '--event', event];
 }

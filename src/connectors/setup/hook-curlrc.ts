@@ -1,7 +1,8 @@
 // $WARDEN_HOME/hooks/<connector>.curlrc (mode 0600): the settings of hooks/warden-hook.sh, derived by setup from the
 // connector's settings file and hook token, in a form the script reads with sh built-ins and curl reads with -K.
 // Five lines the script reads (a note, then `# node=`, `# curl=`, `# sidecar=`, `# total_ms=`: curl skips them as
-// comments), then curl's options: the token's header lives here so it never appears in a process's arguments.
+// comments), then curl's options: the token's header lives here so it never appears in a process's arguments, and
+// a sandbox's settings add `unix-socket` (its hook ingress), so the script itself needs no change for it.
 import { HOOK_LIMITS } from '../limits.js';
 import type { ShellRunner } from './hook-command.js';
 
@@ -9,6 +10,8 @@ import type { ShellRunner } from './hook-command.js';
 export interface CurlrcSettings {
   connector: string;
   sidecar?: string;
+  /** A Unix socket the sidecar answers on (a sandbox's hook ingress): curl connects there, `sidecar` names the URL. */
+  socket?: string;
   total_timeout_ms?: number;
 }
 
@@ -29,6 +32,7 @@ export function hookCurlrc(settings: CurlrcSettings, token: string, shell: Shell
     `# sidecar=${oneLine(settings.sidecar ?? '')}`,
     `# total_ms=${total}`,
     `header = ${curlQuoted(`Authorization: Bearer ${oneLine(token)}`)}`,
+    ...(settings.socket === undefined ? [] : [`unix-socket = ${curlQuoted(oneLine(settings.socket))}`]),
     '',
   ].join('\n');
 }

@@ -47,6 +47,8 @@ export interface HookSettings {
   connector: string;
   /** Omitted when config.yaml names no fixed port: the script then reads the running gateway's gateway.json. */
   sidecar?: string;
+  /** A sandbox's hook ingress socket (the hook script connects there; `sidecar` then names only the URL's origin). */
+  socket?: string;
   fail_mode: FailMode;
   token_file: string;
   fail_closed: FailClosed;

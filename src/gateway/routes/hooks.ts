@@ -1,7 +1,7 @@
-// POST /api/v1/<connector>/hook: decode the agent's native hook payload, inspect it, answer the common
-// hook response with the agent's native answer inside (`native`, which the hook script prints and exits
-// with), and record the verdict as a warden.hook.v1 audit row, committed before the answer. Pre- and
-// post-tool events of a session also advance the ordered chains (see connectors/hook-inspection.ts). `?native=1` answers only the native answer, as
+// POST /api/v1/<connector>/hook: the hook pipeline (connectors/hook-pipeline.ts: decode the agent's native hook
+// payload, inspect it, record the verdict as a warden.hook.v1 audit row, committed before the answer) answered as
+// the common hook response with the agent's native answer inside (`native`, which the hook script prints and exits
+// with). Pre- and post-tool events of a session also advance the ordered chains (see connectors/hook-inspection.ts). `?native=1` answers only the native answer, as
 // text a shell script prints as is (connectors/hook-answer-text.ts); `?event=` names the event for payloads
 // that name none, as the installed hook command knows it.
 // POST /api/v1/<connector>/notify: the turn-complete notifier of a connector that has one (Codex's `notify`
@@ -12,16 +12,12 @@ import Type from 'typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { WardenError } from '../../errors.js';
-import { uuidv7 } from '../../util/uuidv7.js';
 import type { HookAgent } from '../../connectors/definition.js';
-import type { DecodedHookEvent } from '../../connectors/hook-event.js';
 import { findHookAgent } from '../../connectors/registry.js';
 import { NATIVE_ANSWER_TYPE, nativeAnswerText } from '../../connectors/hook-answer-text.js';
-import { isObject } from '../../util/json.js';
+import { runHook } from '../../connectors/hook-pipeline.js';
 import type { GatewayContext } from '../context.js';
 import { ErrorBody } from './answers.js';
-
-export const HOOK_SCHEMA = 'warden.hook.v1';
 
 const HookQuery = Type.Object({
   native: Type.Optional(Type.Literal('1', {
@@ -60,36 +56,9 @@ const NotifyBody = Type.Object({
   'last-assistant-message': Type.Optional(Type.Union([Type.String(), Type.Null()])),
 }, { additionalProperties: true });
 
-/** Judges a decoded event, records it (committed before the answer) and answers the common hook response. */
-async function answerHookEvent(
-  ctx: GatewayContext, connector: string, hooks: HookAgent, event: DecodedHookEvent,
-  nativeText: boolean, reply: FastifyReply,
-) {
-  const { verdict, findings, replayedChain } = ctx.hookInspector.inspect(connector, event);
-  const decision = { action: verdict.action, reason: verdict.reason };
-  const ruleIds = findings.map((f) => f.rule.id);
-  // A replayed chain block repeats the earlier decision; its finding was recorded the first time.
-  const recordedRuleIds = replayedChain ? ruleIds.filter((id) => !id.startsWith('CHAIN-')) : ruleIds;
-  const evaluationId = findings.length > 0 ? uuidv7() : undefined;
-  // The verdict is answered once its row is committed (acknowledged means recorded).
-  await ctx.audit.append({
-    action: `hook-${event.phase}-${verdict.action}`,
-    target: event.tool ?? event.event,
-    actor: connector,
-    severity: verdict.severity,
-    details: verdict.reason || undefined,
-    connector,
-    session_id: event.session_id,
-    evaluation_id: evaluationId,
-    schema: HOOK_SCHEMA,
-    structured: {
-      event: event.event, phase: event.phase, raw_action: verdict.raw_action, mode: verdict.mode, rule_ids: recordedRuleIds,
-      // The agent's tool call id: the correlation ledger links this verdict to the agent's OTLP events by it.
-      ...(event.tool_call_id ? { tool_invocation_id: event.tool_call_id } : {}),
-      ...(replayedChain ? { replayed_chain_deny: replayedChain } : {}),
-    },
-  });
-  const native = hooks.render(event, decision);
+/** Runs the pipeline and answers the common hook response, or the native answer as text with ?native=1. */
+async function answerHook(ctx: GatewayContext, hooks: HookAgent, body: unknown, nativeText: boolean, reply: FastifyReply, eventName?: string) {
+  const { decision, verdict, ruleIds, evaluationId, native } = await runHook(ctx, hooks, body, eventName === undefined ? {} : { eventName });
   if (nativeText) return reply.type(NATIVE_ANSWER_TYPE).send(nativeAnswerText(native));
   return {
     action: decision.action,
@@ -108,10 +77,8 @@ export function hookRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     const { connector } = request.params;
     const hooks = findHookAgent(connector);
     if (!hooks) throw new WardenError('WARDEN_ERR_HOOK_UNKNOWN_CONNECTOR', `no hook connector "${connector}"`, { statusCode: 404 });
-    const { body } = request;
-    if (request.query.event !== undefined && isObject(body) && body.hook_event_name === undefined) body.hook_event_name = request.query.event;
     // An undecodable payload throws HookPayloadError: 400 with its code, from the error handler.
-    return answerHookEvent(ctx, connector, hooks, hooks.decode(body), request.query.native === '1', reply);
+    return answerHook(ctx, hooks, request.body, request.query.native === '1', reply, request.query.event);
   });
 
   app.post('/api/v1/:connector/notify', { schema: { params: HookParams, querystring: NativeQuery, body: NotifyBody, response: { 200: HookAnswer, 400: ErrorBody, 404: ErrorBody } } }, async (request, reply) => {
@@ -120,6 +87,6 @@ export function hookRoutes(fastify: FastifyInstance, ctx: GatewayContext): void 
     if (!hooks?.telemetry.includes('notify')) {
       throw new WardenError('WARDEN_ERR_HOOK_UNKNOWN_CONNECTOR', `no connector "${connector}" with a turn-complete notifier`, { statusCode: 404 });
     }
-    return answerHookEvent(ctx, connector, hooks, hooks.decode(request.body), request.query.native === '1', reply);
+    return answerHook(ctx, hooks, request.body, request.query.native === '1', reply);
   });
 }

@@ -72,8 +72,8 @@ export async function sandboxRoutes(parent: FastifyInstance, ctx: GatewayContext
         available: manager !== null,
         reason,
         gateway: { compute_driver: service?.driverName ?? 'bwrap', limits: service?.limits ?? null, state: service?.state ?? 'error' },
-        // The hook ingress and egress proxy arrive with step 11.
-        ingress_addr: null,
+        // The hook ingress: the folder holding each running sandbox's socket. The egress proxy arrives with step 11.
+        ingress_addr: service?.ingress?.address ?? null,
         egress_addr: null,
         pack: typeof policyKeys.pack === 'string' && policyKeys.pack !== '' ? policyKeys.pack : 'default',
         profile: typeof policyKeys.profile === 'string' && policyKeys.profile !== '' ? policyKeys.profile : 'default',

@@ -178,6 +178,10 @@ export class EgressProxy implements EgressPort {
   }
 
   /** Sandbox `endpoints`: the last result of each credentialed endpoint. */
+  view(sandbox: string): { totals: EgressTotals | undefined; endpoints: EndpointResult[] } {
+    return { totals: this.totals(sandbox), endpoints: this.endpoints(sandbox) };
+  }
+
   endpoints(sandbox: string): EndpointResult[] {
     return [...(this.#states.get(sandbox)?.endpoints.values() ?? [])];
   }

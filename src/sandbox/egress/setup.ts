@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import type { EgressSetup } from './types.js';
 
 /** Where the sandbox's egress folder appears inside it. */
-export const EGRESS_MOUNT = '/run/warden/egress';
+// Beside the hook ingress folder (/run/warden, bound read-only), not inside it: bwrap cannot create a mount point
+// in a read-only bind.
+export const EGRESS_MOUNT = '/run/warden-egress';
 /** The loopback port the forwarder listens on inside the sandbox (each sandbox has its own network namespace). */
 export const EGRESS_PORT = 3128;
 export const SOCKET_FILE = 'proxy.sock';

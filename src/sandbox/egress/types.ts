@@ -107,4 +107,6 @@ export interface EgressTotals {
 export interface EgressPort {
   attach(sandbox: EgressSandbox): EgressSetup;
   detach(name: string): void;
+  /** The Sandbox view's `egress` totals and `endpoints` (the proxy's own; a test's port may have none). */
+  view?(name: string): { totals: EgressTotals | undefined; endpoints: EndpointResult[] };
 }

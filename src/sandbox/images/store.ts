@@ -1,8 +1,11 @@
 // Harness images: one folder per harness under `$WARDEN_HOME/images/<harness>`, with `manifest.json` naming
 // its `image_id` (sha256 over every file's path, mode and content, so two builds of the same recipe agree and
 // any edit of the folder shows). A build writes a fresh folder beside the old one and swaps it in by rename.
+// A connector image's agent CLI comes from the npm registry through the npm client (`npm install --prefix
+// <image> --ignore-scripts`: no package's install script runs on the host), pinned by the connector's definition.
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SandboxApiError } from '../errors.js';
 import { knownHarness, recipeOf } from './recipes.js';
@@ -16,6 +19,10 @@ export interface ImageManifest {
   entry: string[];
   /** Variables the image pins (names and values; never secrets). */
   env: Record<string, string>;
+  /** The agent CLI installed from npm (connector images). */
+  package?: { name: string; version: string; bin: string };
+  /** The hook connector and its config file (relative to the image's `home/`) whose hooks the ingress checks for tampering. */
+  hooks?: { connector: string; config: string };
 }
 
 export interface Image extends ImageManifest {
@@ -38,13 +45,18 @@ export function imageDigest(root: string): string {
   for (const path of filesOf(root)) {
     const full = join(root, path);
     const stats = lstatSync(full);
-    hash.update(`${path}\0${(stats.mode & 0o7777).toString(8)}\0${String(stats.size)}\0`);
-    hash.update(readFileSync(full));
+    // A link (node_modules/.bin) counts as its target text, never followed.
+    const content = stats.isSymbolicLink() ? Buffer.from(`link:${readlinkSync(full)}`) : readFileSync(full);
+    hash.update(`${path}\0${(stats.mode & 0o7777).toString(8)}\0${String(content.length)}\0`);
+    hash.update(content);
   }
   return `sha256:${hash.digest('hex')}`;
 }
 
 export class ImageStore {
+  /** Builds going on, by harness: a second create of the same harness waits for the first build. */
+  readonly #building = new Map<string, Promise<Image>>();
+
   constructor(readonly root: string) {}
 
   #checkHarness(harness: string): void {
@@ -71,11 +83,19 @@ export class ImageStore {
       .flatMap((name) => this.get(name) ?? []);
   }
 
-  build(harness: string): Image {
+  build(harness: string): Promise<Image> {
     this.#checkHarness(harness);
+    const going = this.#building.get(harness);
+    if (going) return going;
+    const build = this.#build(harness).finally(() => this.#building.delete(harness));
+    this.#building.set(harness, build);
+    return build;
+  }
+
+  async #build(harness: string): Promise<Image> {
     const recipe = recipeOf(harness);
     if (!recipe) {
-      throw new SandboxApiError('image_unavailable', `the ${harness} harness image is not buildable yet: only the shell harness has a recipe in this build`);
+      throw new SandboxApiError('image_unavailable', `the ${harness} harness image is not buildable: its connector names no harness package`);
     }
     mkdirSync(this.root, { recursive: true, mode: 0o700 });
     const staging = join(this.root, `.${harness}.${randomBytes(6).toString('hex')}`);
@@ -86,7 +106,17 @@ export class ImageStore {
       chmodSync(full, file.mode);
     }
     chmodSync(staging, 0o755);
-    const manifest: ImageManifest = { harness, image_id: imageDigest(staging), built_at: new Date().toISOString(), entry: recipe.entry, env: recipe.env };
+    try {
+      if (recipe.npm) await npmInstall(staging, `${recipe.npm.package}@${recipe.npm.version}`);
+    } catch (err) {
+      rmSync(staging, { recursive: true, force: true });
+      throw new SandboxApiError('image_unavailable', `the ${harness} harness image could not be built: ${(err as Error).message}`);
+    }
+    const manifest: ImageManifest = {
+      harness, image_id: imageDigest(staging), built_at: new Date().toISOString(), entry: recipe.entry, env: recipe.env,
+      ...(recipe.npm ? { package: { name: recipe.npm.package, version: recipe.npm.version, bin: recipe.npm.bin } } : {}),
+      ...(recipe.hooks ? { hooks: recipe.hooks } : {}),
+    };
     writeFileSync(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o644 });
     const target = join(this.root, harness);
     const old = `${staging}.old`;
@@ -103,4 +133,24 @@ export class ImageStore {
     rmSync(target, { recursive: true, force: true });
     return true;
   }
+}
+
+const NPM_TIMEOUT_MS = 600_000;
+
+/** `npm install` of one pinned package into `prefix`, without running any install script; rejects with npm's last lines. */
+function npmInstall(prefix: string, spec: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['install', '--prefix', prefix, '--ignore-scripts', '--no-audit', '--no-fund', '--save-exact', '--loglevel=error', spec], {
+      stdio: ['ignore', 'ignore', 'pipe'], timeout: NPM_TIMEOUT_MS, killSignal: 'SIGKILL',
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+    });
+    child.on('error', (err) => reject(new Error(`npm could not be started: ${err.message}`)));
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`npm install ${spec} failed (exit ${String(code)}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`));
+    });
+  });
 }

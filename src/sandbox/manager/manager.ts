@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, realpathSync, rmSync, rmdirSync, statSync } from
 import { isAbsolute, join } from 'node:path';
 import { SandboxApiError } from '../errors.js';
 import type { ImageStore, Image } from '../images/store.js';
+import type { HookIngress } from '../ingress/ingress.js';
 import type { ResolvedPolicy, ReviewReport, RunOptions, SandboxPolicyPort, SnapshotInfo, WorkspacePort } from '../ports.js';
 import type { ComputeDriver, Mount, SandboxSpec } from '../runtime/driver.js';
 import type { CredentialBinding, EgressPort } from '../egress/types.js';
@@ -34,6 +35,8 @@ export interface ManagerDeps {
   emit?: (event: { kind: string; sandbox: string; [field: string]: unknown }) => void;
   /** Approvals waiting for a decision (the Sandbox's and the status's `pending_approvals`). */
   pendingApprovals?: (sandbox?: string) => number;
+  /** The hook ingress: each session's socket, hook settings and tamper watch (src/sandbox/ingress/). */
+  ingress?: Pick<HookIngress, 'open' | 'close' | 'forget' | 'view'>;
 }
 
 /** Where a copy-mode workspace appears inside the sandbox. */
@@ -127,7 +130,13 @@ export class SandboxManager {
   }
 
   #view(record: SandboxRecord): SandboxView {
-    return sandboxView(record, this.#deps.driver, this.#deps.pendingApprovals?.(record.name) ?? 0);
+    const image = this.#deps.images.get(record.harness);
+    return sandboxView(record, this.#deps.driver, {
+      ...(this.#deps.ingress ? { ingress: this.#deps.ingress.view(record.name, image) } : {}),
+      ...(image?.package ? { command: [image.package.bin] } : {}),
+      ...(this.#deps.pendingApprovals ? { pendingApprovals: this.#deps.pendingApprovals(record.name) } : {}),
+      ...(this.#deps.egress?.view ? { egress: this.#deps.egress.view(record.name) } : {}),
+    });
   }
 
   list(): (SandboxView | ReturnType<typeof orphanView>)[] {
@@ -171,7 +180,7 @@ export class SandboxManager {
       nested = check.nested_repos;
       if (nested.length > 0) warnings.push(`nested git repositories are snapshotted as plain files: ${nested.join(', ')}`);
     }
-    const image = this.#image(request.harness, request.no_build === true);
+    const image = await this.#image(request.harness, request.no_build === true);
     // Every name the harness process will see as a variable is checked, secrets included.
     const credentials = request.credentials ?? [];
     const llmCredentials = request.llm?.credentials ?? {};
@@ -234,7 +243,7 @@ export class SandboxManager {
     }
   }
 
-  #image(harness: string, noBuild: boolean): Image {
+  async #image(harness: string, noBuild: boolean): Promise<Image> {
     const { images } = this.#deps;
     const existing = images.get(harness);
     if (existing) return existing;
@@ -284,12 +293,24 @@ export class SandboxManager {
     if (record.workdir_mode === 'mount' && (await this.#wantsFreshSnapshot(record, options))) {
       snapshot = await workspace.take(record.name, record.project);
     }
-    const image = this.#image(record.harness, false);
+    const image = await this.#image(record.harness, false);
     const binding = newBindingCredential();
     const spec = this.#spec(record, image);
     spec.env[BINDING_ENV] = binding.token;
+    const ingress = await this.#deps.ingress?.open({
+      name: record.name, harness: record.harness, session: record.session + 1, image, bindingToken: binding.token, bindingHash: binding.hash,
+    });
+    if (ingress) {
+      spec.mounts.push(...ingress.mounts);
+      Object.assign(spec.env, ingress.env);
+    }
     this.#withEgress(spec, record);
-    await driver.start(spec);
+    try {
+      await driver.start(spec);
+    } catch (err) {
+      await this.#deps.ingress?.close(record.name);
+      throw err;
+    }
     // Only a start that ran changes the record: a failed one leaves the phase and the acceptance as they were.
     if (snapshot) delete snapshot.accepted_at;
     record.snapshot = snapshot;
@@ -345,9 +366,18 @@ export class SandboxManager {
     return this.#locked(name, async () => this.#view(await this.#stop(this.#record(name))));
   }
 
-  async #stop(record: SandboxRecord): Promise<SandboxRecord> {
-    const { interrupted } = await this.#deps.driver.stop(record.name);
+  async #stop(record: SandboxRecord, options: { keepLog?: boolean } = {}): Promise<SandboxRecord> {
+    const { interrupted } = await this.#deps.driver.stop(record.name, options);
+    await this.#deps.ingress?.close(record.name);
     return this.#refresh(record, interrupted ? 'run_interrupted' : undefined);
+  }
+
+  /** The hook ingress saw a tamper and `openshell.hooks.on_tamper` is stop: stopped, and no log of the run is kept. */
+  tamperStop(name: string): Promise<void> {
+    return this.#locked(name, async () => {
+      const record = this.#deps.store.get(name);
+      if (record) await this.#stop(record, { keepLog: false });
+    });
   }
 
   remove(name: string, options: { keep_snapshot?: boolean } = {}): Promise<{ name: string; deleted: boolean; removed_providers: string[]; warnings: string[] }> {
@@ -371,6 +401,7 @@ export class SandboxManager {
     const warnings: string[] = [];
     await driver.remove(record.name);
     this.#deps.egress?.detach(record.name);
+    await this.#deps.ingress?.forget(record.name);
     rmSync(join(sandboxesDir, record.name, 'workspace'), { recursive: true, force: true });
     if (keepSnapshot) {
       if (record.snapshot) warnings.push(`snapshots kept under ${join(sandboxesDir, record.name)}`);

@@ -1,7 +1,8 @@
 // The Sandbox object of the API (spec "Sandbox resources") built from a stored record and what the runtime
-// reports now, with `pending_approvals` from the approvals store. Hooks, egress, endpoints and the MCP banner
-// belong to step 11's ingress and egress proxy: they are shown with their empty values so clients can rely on
+// reports now: the hook ingress's counts, the egress proxy's totals and credentialed endpoints, and
+// `pending_approvals` from the approvals store. The MCP banner is shown with its empty value so clients can rely on
 // the shape. Secrets never appear here.
+import type { EgressTotals, EndpointResult } from '../egress/types.js';
 import type { ComputeDriver } from '../runtime/driver.js';
 import type { SandboxRecord } from './store.js';
 
@@ -19,10 +20,11 @@ export interface SandboxView {
   tamper_tier: string;
   hooks: {
     traffic: number; blocked: number; last_block_reason: string | null; tamper: number;
-    events: Record<string, unknown>; other_events: number; silent: boolean; unreachable: boolean;
+    events: Record<string, Record<string, number>>; other_events: number; silent: boolean; unreachable: boolean;
   };
-  endpoints: Record<string, unknown>;
-  egress: { allowed: number; blocked: number; bytes_up: number; bytes_down: number };
+  /** The last result of each credentialed endpoint, by binding name. */
+  endpoints: Record<string, EndpointResult>;
+  egress: EgressTotals;
   pending_approvals: number;
   workspace: Record<string, unknown> | null;
   mcp: Record<string, unknown> | null;
@@ -38,7 +40,27 @@ export interface SandboxView {
   resources: { cpu: number | null; memory: string | null; enforced_by: string };
 }
 
-export function sandboxView(record: SandboxRecord, driver: ComputeDriver, pendingApprovals = 0): SandboxView {
+/** What the egress proxy reports of a sandbox (absent: no proxy in this gateway). */
+export interface EgressView {
+  totals: SandboxView['egress'] | undefined;
+  endpoints: EndpointResult[];
+}
+
+/** What the hook ingress reports of a sandbox (absent: no ingress in this gateway). */
+export interface IngressView {
+  hooks: SandboxView['hooks'];
+  tamper_tier: string;
+}
+
+/**
+ * `ingress`: the hook ingress's report; `egress`: the egress proxy's; `command`: what attaching runs by default (a connector image's agent CLI,
+ * else an interactive shell).
+ */
+export function sandboxView(
+  record: SandboxRecord, driver: ComputeDriver,
+  extra: { ingress?: IngressView; command?: string[]; pendingApprovals?: number; egress?: EgressView } = {},
+): SandboxView {
+  const { ingress, egress, pendingApprovals = 0 } = extra;
   const run = driver.inspect(record.name);
   const { policy } = record;
   return {
@@ -52,11 +74,11 @@ export function sandboxView(record: SandboxRecord, driver: ComputeDriver, pendin
     workdir: record.workdir,
     image: record.image,
     image_id: record.image_id,
-    // No hook ingress yet (step 11): the harness's hooks cannot be checked for tampering.
-    tamper_tier: 'unchecked',
-    hooks: { traffic: 0, blocked: 0, last_block_reason: null, tamper: 0, events: {}, other_events: 0, silent: false, unreachable: false },
-    endpoints: {},
-    egress: { allowed: 0, blocked: 0, bytes_up: 0, bytes_down: 0 },
+    // `hooks`: the image's hook config is watched for tampering; `unchecked`: the harness has no hooks (shell).
+    tamper_tier: ingress?.tamper_tier ?? 'unchecked',
+    hooks: ingress?.hooks ?? { traffic: 0, blocked: 0, last_block_reason: null, tamper: 0, events: {}, other_events: 0, silent: false, unreachable: false },
+    endpoints: Object.fromEntries((egress?.endpoints ?? []).map((endpoint) => [endpoint.name, endpoint])),
+    egress: egress?.totals ?? { allowed: 0, blocked: 0, asked: 0, large_uploads: 0, bytes_up: 0, bytes_down: 0 },
     pending_approvals: pendingApprovals,
     workspace: record.workspace,
     mcp: null,
@@ -66,7 +88,7 @@ export function sandboxView(record: SandboxRecord, driver: ComputeDriver, pendin
     warnings: record.warnings,
     orphaned: false,
     nested_repos: record.nested_repos,
-    launch: { attach: driver.attachCommand(record.name), workdir: record.workdir, pid: run.running ? (run.pid ?? null) : null },
+    launch: { attach: driver.attachCommand(record.name, extra.command), workdir: record.workdir, pid: run.running ? (run.pid ?? null) : null },
     credentials: record.credentials,
     host_ports: policy.effective.host_ports,
     resources: { cpu: policy.effective.cpu ?? null, memory: policy.effective.memory ?? null, enforced_by: driver.limits },

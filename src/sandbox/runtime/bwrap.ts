@@ -9,7 +9,7 @@ import { SandboxApiError } from '../errors.js';
 import { bwrapArgs } from './bwrap-args.js';
 import type { ComputeDriver, ExecResult, KeptLog, LimitMechanism, RunInfo, SandboxSpec } from './driver.js';
 import { applyCgroupLimits, delegatedCgroup, prlimitPrefix, removeCgroup } from './resource-limits.js';
-import { keepRunLog, readKeptLog, RUN_LOG } from './run-log.js';
+import { dropRunLogs, keepRunLog, readKeptLog, RUN_LOG } from './run-log.js';
 
 interface Run {
   monitor: ChildProcess;
@@ -17,6 +17,8 @@ interface Run {
   childPid: number;
   startedAt: string;
   stopping: boolean;
+  /** Stopped with keepLog false (a tamper stop): the run's log is dropped, not kept. */
+  dropLog: boolean;
   exited: Promise<number | null>;
 }
 
@@ -88,7 +90,7 @@ export class BwrapDriver implements ComputeDriver {
     if (this.#cgroup !== null && (spec.cpu !== undefined || spec.memoryBytes !== undefined)) {
       for (const pid of [monitor.pid!, childPid]) applyCgroupLimits(this.#cgroup, spec.name, pid, spec.cpu, spec.memoryBytes);
     }
-    const run: Run = { monitor, childPid, startedAt: new Date().toISOString(), stopping: false, exited };
+    const run: Run = { monitor, childPid, startedAt: new Date().toISOString(), stopping: false, dropLog: false, exited };
     this.#runs.set(spec.name, run);
     writeFileSync(join(dir, RUN_META), JSON.stringify({ started_at: run.startedAt }), { mode: 0o600 });
     void exited.then((code) => this.#ended(spec.name, run, code));
@@ -99,15 +101,17 @@ export class BwrapDriver implements ComputeDriver {
   #ended(name: string, run: Run, code: number | null): void {
     if (this.#runs.get(name) === run) this.#runs.delete(name);
     if (!existsSync(this.#dir(name))) return;
-    keepRunLog(this.#dir(name), { state: run.stopping ? 'interrupted' : 'exited', exit: run.stopping ? null : code, started_at: run.startedAt });
+    if (run.dropLog) dropRunLogs(this.#dir(name));
+    else keepRunLog(this.#dir(name), { state: run.stopping ? 'interrupted' : 'exited', exit: run.stopping ? null : code, started_at: run.startedAt });
     rmSync(join(this.#dir(name), RUN_META), { force: true });
     if (this.#cgroup !== null) removeCgroup(this.#cgroup, name);
   }
 
-  async stop(name: string): Promise<{ interrupted: boolean }> {
+  async stop(name: string, options: { keepLog?: boolean } = {}): Promise<{ interrupted: boolean }> {
     const run = this.#runs.get(name);
     if (!run) return { interrupted: false };
     run.stopping = true;
+    run.dropLog = options.keepLog === false;
     // The monitor's death kills the sandbox init (PR_SET_PDEATHSIG), and with it the whole PID namespace.
     run.monitor.kill('SIGKILL');
     await run.exited;
@@ -148,7 +152,7 @@ export class BwrapDriver implements ComputeDriver {
   inspect(name: string): RunInfo {
     const run = this.#runs.get(name);
     if (!run) return { running: false };
-    return { running: true, pid: run.monitor.pid!, started_at: run.startedAt };
+    return { running: true, pid: run.monitor.pid!, init_pid: run.childPid, started_at: run.startedAt };
   }
 
   async remove(name: string): Promise<void> {

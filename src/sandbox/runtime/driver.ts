@@ -35,6 +35,8 @@ export interface RunInfo {
   running: boolean;
   /** Host pid of the runtime's monitor process while running. */
   pid?: number;
+  /** Host pid of the sandbox's first process (its PID namespace's init) while running: where its processes are found. */
+  init_pid?: number;
   started_at?: string;
   exit?: number | null;
 }
@@ -63,8 +65,8 @@ export interface ComputeDriver {
   create(spec: SandboxSpec): Promise<void>;
   /** Starts the entry program in the background, its output in the run log. */
   start(spec: SandboxSpec): Promise<RunInfo>;
-  /** Stops a running sandbox; a run that was going is kept as `interrupted`. */
-  stop(name: string): Promise<{ interrupted: boolean }>;
+  /** Stops a running sandbox; a run that was going is kept as `interrupted`, unless `keepLog` is false (no log is kept). */
+  stop(name: string, options?: { keepLog?: boolean }): Promise<{ interrupted: boolean }>;
   /** Runs a command inside the running sandbox (same namespaces and mounts). */
   exec(name: string, argv: string[], options?: { input?: string; timeoutMs?: number }): Promise<ExecResult>;
   /** Runs a command inside the running sandbox in the background, its output appended to the run log. */

@@ -42,6 +42,11 @@ export function keepRunLog(dir: string, meta: Omit<KeptLog, 'kept_at'>): void {
   rmSync(runLog, { force: true });
 }
 
+/** Removes the run's log and any kept one: a tamper stop keeps no log (spec phase table). */
+export function dropRunLogs(dir: string): void {
+  for (const file of [RUN_LOG, KEPT_LOG, KEPT_META]) rmSync(join(dir, file), { force: true });
+}
+
 export function readKeptLog(dir: string): { meta: KeptLog; log: Buffer } | null {
   try {
     const meta = JSON.parse(readFileSync(join(dir, KEPT_META), 'utf8')) as KeptLog;
