@@ -60,9 +60,12 @@ export function bwrapArgs(spec: SandboxSpec, homeDir: string): string[] {
 
 const shellQuote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 
+/** `$0` of the shell that runs the init steps: the driver waits until it is gone (replaced by the entry program). */
+export const INIT_MARKER = 'warden-init';
+
 /** The entry program, after the spec's init steps when it has some (a failed step ends the sandbox with 70). */
 function entryWithInit(spec: SandboxSpec): string[] {
   if (!spec.init || spec.init.length === 0) return spec.entry;
   const steps = spec.init.map((argv) => argv.map(shellQuote).join(' ')).join(' && ');
-  return ['/bin/sh', '-c', `${steps} || exit 70\nexec "$@"`, 'warden-init', ...spec.entry];
+  return ['/bin/sh', '-c', `${steps} || exit 70\nexec "$@"`, INIT_MARKER, ...spec.entry];
 }

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxApiError } from '../errors.js';
-import { bwrapArgs } from './bwrap-args.js';
+import { bwrapArgs, INIT_MARKER } from './bwrap-args.js';
 import type { ComputeDriver, ExecResult, KeptLog, LimitMechanism, RunInfo, SandboxSpec } from './driver.js';
 import { applyCgroupLimits, delegatedCgroup, prlimitPrefix, removeCgroup } from './resource-limits.js';
 import { dropRunLogs, keepRunLog, readKeptLog, RUN_LOG } from './run-log.js';
@@ -81,6 +81,7 @@ export class BwrapDriver implements ComputeDriver {
     try {
       childPid = await readChildPid(monitor, exited);
       await setUpDone(childPid, exited);
+      if (spec.init && spec.init.length > 0) await initStepsDone(childPid, exited);
     } catch (err) {
       monitor.kill('SIGKILL');
       await exited;
@@ -251,6 +252,28 @@ async function setUpDone(childPid: number, exited: Promise<number | null>): Prom
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   throw new Error(ended ? 'bubblewrap exited while setting up the sandbox' : 'the sandbox was not set up in time');
+}
+
+/**
+ * The spec's init steps (bwrap-args.ts) have run and the entry program has replaced their shell: until then the
+ * sandbox's first process still carries the `warden-init` marker argument. A start returns only after this, so
+ * nothing (an exec, the harness's first request) races a step such as the egress forwarder's listener.
+ */
+async function initStepsDone(childPid: number, exited: Promise<number | null>): Promise<void> {
+  let ended = false;
+  void exited.then(() => (ended = true));
+  const deadline = Date.now() + INFO_TIMEOUT_MS;
+  while (!ended && Date.now() < deadline) {
+    let first: string;
+    try {
+      first = readFileSync(`/proc/${childPid}/task/${childPid}/children`, 'utf8').trim().split(' ')[0] ?? '';
+      if (first !== '' && !readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0').includes(INIT_MARKER)) return;
+    } catch {
+      // The first process is changing (exec) or gone: look again, or fail below when the sandbox ended.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(ended ? 'an init step of the sandbox failed' : 'the init steps of the sandbox did not finish in time');
 }
 
 /** bwrap writes `{"child-pid": N, …}` on --info-fd once the sandbox exists. */
