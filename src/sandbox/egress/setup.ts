@@ -21,6 +21,15 @@ export const CA_BUNDLE_FILE = 'ca-bundle.pem';
 const FORWARDER_MOUNT = '/opt/warden/egress';
 const NODE_MOUNT = '/opt/warden/node';
 /** `runtime/` at the package root (three levels up from both src/ and dist/sandbox/egress/). */
+/**
+ * The init step that starts the forwarder: in its own session (`setsid`, so the harness's process group is not
+ * its), serving, and returning once it prints `ready` through a FIFO in the sandbox's private /tmp. One Node
+ * start instead of the forwarder's own detach-and-wait (a second Node start, about 100 ms of every policed
+ * sandbox's start: `npm run bench -- sandbox`). No `ready` (the listener failed) fails the step.
+ */
+const START_FORWARDER = 'f=/tmp/.warden-egress-ready; mkfifo -m 600 "$f" || exit 1; ' +
+  'setsid "$1" "$2" "$3" "$4" --serve >"$f" & read -r ready <"$f"; rm -f "$f"; [ "$ready" = ready ]';
+
 const FORWARDER_DIR = fileURLToPath(new URL('../../../runtime/', import.meta.url));
 
 /** A sandbox's egress folder on the host: `<sandboxes dir>/<name>/egress` (what EgressDeps.dirOf answers). */
@@ -49,6 +58,7 @@ export function egressSetup(dir: string, withCA: boolean): EgressSetup {
       { host: process.execPath, target: `${NODE_MOUNT}/node`, writable: false },
     ],
     env,
-    init: [[`${NODE_MOUNT}/node`, `${FORWARDER_MOUNT}/egress-forwarder.mjs`, `${EGRESS_MOUNT}/${SOCKET_FILE}`, String(EGRESS_PORT)]],
+    init: [['/bin/sh', '-c', START_FORWARDER, 'warden-egress',
+      `${NODE_MOUNT}/node`, `${FORWARDER_MOUNT}/egress-forwarder.mjs`, `${EGRESS_MOUNT}/${SOCKET_FILE}`, String(EGRESS_PORT)]],
   };
 }
