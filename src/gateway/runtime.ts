@@ -296,6 +296,11 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
         firewall: (input) => prepared.policy.evaluate('firewall', input),
         audit: (record) => listeners.audit.appendEgress(record),
         gatewayPorts: () => [Number(new URL(listeners.proxyUrl).port)],
+        // Model traffic from a sandbox goes through the guardrail proxy in force, with its registry and token.
+        guardrail: () => ({
+          url: listeners.proxyUrl, token: settings.token?.token,
+          provider: (url) => listeners.ctx.registry?.lookup(url)?.name,
+        }),
       },
       ...options.sandboxLinks,
     })

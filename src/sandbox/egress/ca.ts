@@ -3,7 +3,9 @@
 // issued by this CA, which the sandbox trusts through NODE_EXTRA_CA_CERTS / SSL_CERT_FILE. The CA's private key
 // lives in the gateway's memory only and dies with the session; only its certificate is written, into the
 // sandbox's egress folder. X.509 building is node-forge's; keys come from Node's crypto (forge's own RSA key
-// generation is pure JavaScript and takes seconds). One leaf key serves every host of the session.
+// generation is pure JavaScript and takes seconds). One leaf key serves every host of the session; it is made at
+// the first terminated connection, not at start: every sandbox with a network gets a CA (model traffic to a
+// provider is terminated to reach the guardrail proxy) and most sessions never need the second RSA key.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
@@ -33,7 +35,7 @@ export class SandboxCA {
   readonly certPem: string;
   readonly #caKey: forge.pki.rsa.PrivateKey;
   readonly #caCert: forge.pki.Certificate;
-  readonly #leaf: { privatePem: string; publicKey: forge.pki.rsa.PublicKey };
+  #leaf: { privatePem: string; publicKey: forge.pki.rsa.PublicKey } | undefined;
   readonly #contexts = new Map<string, SecureContext>();
 
   constructor(sandbox: string) {
@@ -55,8 +57,14 @@ export class SandboxCA {
     cert.sign(this.#caKey, forge.md.sha256.create());
     this.#caCert = cert;
     this.certPem = forge.pki.certificateToPem(cert);
-    const leaf = rsaPair();
-    this.#leaf = { privatePem: leaf.privatePem, publicKey: forge.pki.publicKeyFromPem(leaf.publicPem) };
+  }
+
+  #leafKey(): { privatePem: string; publicKey: forge.pki.rsa.PublicKey } {
+    if (!this.#leaf) {
+      const leaf = rsaPair();
+      this.#leaf = { privatePem: leaf.privatePem, publicKey: forge.pki.publicKeyFromPem(leaf.publicPem) };
+    }
+    return this.#leaf;
   }
 
   /** The TLS context answering a handshake for `host` (issued once, then reused). */
@@ -71,12 +79,12 @@ export class SandboxCA {
 
   /** A fresh certificate for `host` with the session's leaf key, as PEM (a TLS server's `key` and `cert`). */
   keyPairFor(host: string): { key: string; cert: string } {
-    return { key: this.#leaf.privatePem, cert: this.#issue(host) };
+    return { key: this.#leafKey().privatePem, cert: this.#issue(host) };
   }
 
   #issue(host: string): string {
     const cert = forge.pki.createCertificate();
-    cert.publicKey = this.#leaf.publicKey;
+    cert.publicKey = this.#leafKey().publicKey;
     cert.serialNumber = serial();
     cert.validity.notBefore = new Date(Date.now() - DAY_MS);
     cert.validity.notAfter = new Date(Date.now() + 30 * DAY_MS);
