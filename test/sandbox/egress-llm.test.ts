@@ -93,6 +93,21 @@ describe('model traffic from a sandbox goes through the guardrail proxy', () => 
     assert.equal(mock.requests.length, before);
   });
 
+  it('the gateway token added on the host side opens model routes only, not the guardrail proxy\'s control routes', async () => {
+    const event = JSON.stringify({ target_host: 'forged.example', branch: 'direct', decision: 'allow' });
+    const command = (path: string) => `curl -sS -o /dev/null -w '%{http_code}' --max-time 30 -H 'content-type: application/json' `
+      + `--data '${event}' http://host.warden.internal:${mock.port}${path}`;
+    for (const path of ['/v1/events/egress', '/V1//events/%65gress/', '/v1/config/providers/reload']) {
+      const result = await gw.gateway.sandbox!.manager!.exec('llm', ['/bin/sh', '-c', command(path)], { timeoutMs: 60_000 });
+      assert.equal(result.stdout.toString(), '401', path);
+    }
+    await gw.gateway.flushAudit();
+    const reader = new AuditReader(gw.gateway.settings.paths.auditDb);
+    const egress = reader.egress();
+    reader.close();
+    assert.ok(!egress.some((row) => row.hostname === 'forged.example'), 'no egress event written with the gateway token');
+  });
+
   it('plain HTTP tunnelled through CONNECT is read too, not passed on unread', async () => {
     const before = mock.requests.length;
     const blocked = await curl(`http://host.warden.internal:${mock.port}/v1/messages`, 'secret.json', '--proxytunnel');

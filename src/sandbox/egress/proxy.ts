@@ -366,7 +366,7 @@ export class EgressProxy implements EgressPort {
   }
 
   /** TLS to a credentialed endpoint: answered here with the sandbox CA's certificate, requests parsed by #mitm. */
-  #terminate(state: SandboxState, d: Decision, port: number, binding: CredentialBinding | undefined, client: Socket, head: Buffer): void {
+  #terminate(state: SandboxState, d: Decision, port: number, binding: CredentialBinding, client: Socket, head: Buffer): void {
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     this.#parseTls(state, d, port, binding, client, head);
   }
@@ -471,7 +471,8 @@ export class EgressProxy implements EgressPort {
   /**
    * A request to a model provider, sent to the guardrail proxy instead: the provider's origin in
    * X-Warden-Target-URL (the guardrail proxy joins it with the path), the gateway token in X-Warden-Auth, the
-   * sandbox's own provider credential (or the binding's) left for the guardrail proxy to forward. Whatever
+   * sandbox's own provider credential (or the binding's) left for the guardrail proxy to forward (a request that is
+   * not a model call, such as GET /v1/models, goes without the token: the guardrail proxy refuses it). Whatever
    * X-Warden-* the sandbox sent is dropped: it must not pick a target or present a token. No idle timeout here:
    * the guardrail proxy bounds the wait for the model (llm.timeout_ms), and a model may think for minutes.
    */
@@ -495,7 +496,8 @@ export class EgressProxy implements EgressPort {
     }
     const defaultPort = scheme === 'https' ? 443 : 80;
     headers['x-warden-target-url'] = `${scheme}://${urlHost(d.llm.targetHost)}${port === defaultPort ? '' : `:${port}`}`;
-    if (route.token !== undefined) headers['x-warden-auth'] = `Bearer ${route.token}`;
+    // The token opens model routes only: a sandbox must not reload the registry or write egress events with it.
+    if (route.token !== undefined && route.isModelCall(req.method ?? 'GET', path)) headers['x-warden-auth'] = `Bearer ${route.token}`;
     const upstream = httpRequest({
       host: guardrail.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(guardrail.port || 80), method: req.method, path, headers,
       agent: this.#httpAgent, setHost: false,

@@ -59,6 +59,8 @@ export interface GuardrailRoute {
   token: string | undefined;
   /** The registry's provider name for a destination (`scheme://host:port`), if it is one. */
   provider(url: URL): string | undefined;
+  /** Whether the guardrail proxy serves `method path` as model traffic: only those requests carry the token. */
+  isModelCall(method: string, path: string): boolean;
 }
 
 export interface EgressDeps {
