@@ -14,7 +14,7 @@ import { connect, isIP, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { rootCertificates, TLSSocket } from 'node:tls';
 import { SandboxApiError } from '../errors.js';
-import { SandboxCA } from './ca.js';
+import { primeKeys, SandboxCA } from './ca.js';
 import { bindingFor, credentialHeader } from './credentials.js';
 import { decide, HOST_MACHINE_NAME, type Decision } from './decide.js';
 import { SANDBOX_EGRESS_LIMITS } from './limits.js';
@@ -114,6 +114,7 @@ export class EgressProxy implements EgressPort {
 
   constructor(deps: EgressDeps) {
     this.#deps = deps;
+    primeKeys();
     this.#httpsAgent = new HttpsAgent({ keepAlive: true, ...(deps.upstreamCA ? { ca: [...rootCertificates, deps.upstreamCA] } : {}) });
     this.#mitm = createServer({ maxHeaderSize: SANDBOX_EGRESS_LIMITS.requestHeadBytes }, (req, res) => this.#onMitmRequest(req, res));
     this.#mitm.requestTimeout = 0;
