@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { AuditReader } from '../../src/audit/reader.js';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
 import { EPHEMERAL_CONFIG } from '../helpers/home.js';
-import { anthropicMessage, startMockLlm, type MockLlm } from '../helpers/mock-llm.js';
+import { anthropicMessage, anthropicStream, startMockLlm, type MockLlm } from '../helpers/mock-llm.js';
 import { client, project, TOKEN } from './http.js';
 
 const SECRET = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
@@ -32,7 +32,10 @@ describe('model traffic from a sandbox goes through the guardrail proxy', () => 
     gw = await startInProcess(config, { WARDEN_GATEWAY_TOKEN: TOKEN });
     work = mkdtempSync(join(tmpdir(), 'warden-sbllm-'));
     const body = (content: string) => JSON.stringify({ model: 'claude-mock', max_tokens: 20, messages: [{ role: 'user', content }] });
-    dir = project(work, 'llm', { 'ok.json': body('Say hello.'), 'secret.json': body(`Please use my token ${SECRET} to push.`) });
+    dir = project(work, 'llm', {
+      'ok.json': body('Say hello.'), 'secret.json': body(`Please use my token ${SECRET} to push.`),
+      'stream.json': JSON.stringify({ model: 'claude-mock', max_tokens: 20, stream: true, messages: [{ role: 'user', content: 'Stream a hello.' }] }),
+    });
     const created = await client(gw.url).post('/sandboxes', { harness: 'shell', project: dir, name: 'llm', host_ports: [mock.port], no_snapshot: true });
     assert.equal(created.status, 201, created.text);
   });
@@ -75,6 +78,15 @@ describe('model traffic from a sandbox goes through the guardrail proxy', () => 
 
     const activity = (await client(gw.url).get('/activity?sandbox=llm')).body.events as { kind: string; category?: string; via?: string }[];
     assert.ok(activity.some((e) => e.kind === 'egress.allowed' && e.category === 'llm' && e.via === 'guardrail_proxy'), JSON.stringify(activity));
+  });
+
+  it('a streamed answer comes back as the provider\'s event stream', async () => {
+    mock.replies.push({ kind: 'stream', pieces: anthropicStream(['Hel', 'lo ', 'stream']), delayMs: 20 });
+    const out = await curl(`http://host.warden.internal:${mock.port}/v1/messages`, 'stream.json', '-N');
+    assert.match(out, /^content-type: text\/event-stream/im);
+    const deltas = [...out.matchAll(/"text":"([^"]*)"/g)].map((m) => m[1]).join('');
+    assert.equal(deltas, 'Hello stream', out);
+    assert.match(out, /event: message_stop/);
   });
 
   it('a prompt carrying a secret is answered with the block and never reaches the provider', async () => {
