@@ -25,6 +25,7 @@ import { ProxyAuthenticator } from '../proxy/auth.js';
 import { ProxyInspection } from '../proxy/inspection.js';
 import { deriveMasterKey } from '../proxy/master-key.js';
 import { ProviderRegistry } from '../proxy/providers.js';
+import { isModelCall } from '../proxy/routes/control.js';
 import { buildProxy } from '../proxy/server.js';
 import { Upstream } from '../proxy/upstream.js';
 import { listenOn } from '../util/listen.js';
@@ -296,6 +297,11 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env, options
         firewall: (input) => prepared.policy.evaluate('firewall', input),
         audit: (record) => listeners.audit.appendEgress(record),
         gatewayPorts: () => [Number(new URL(listeners.proxyUrl).port)],
+        // Model traffic from a sandbox goes through the guardrail proxy in force, with its registry and token.
+        guardrail: () => ({
+          url: listeners.proxyUrl, token: settings.token?.token,
+          provider: (url) => listeners.ctx.registry?.lookup(url)?.name, isModelCall,
+        }),
       },
       ...options.sandboxLinks,
     })

@@ -21,7 +21,7 @@ import { SandboxManager } from './manager/manager.js';
 import { SandboxStore } from './manager/store.js';
 import { EgressProxy } from './egress/proxy.js';
 import { egressDir } from './egress/setup.js';
-import type { EgressPort } from './egress/types.js';
+import type { EgressPort, GuardrailRoute } from './egress/types.js';
 import type { NewEgressRecord } from '../audit/egress.js';
 import type { FirewallInput, FirewallOutput } from '../policy/service.js';
 import type { SandboxPolicyPort, WorkspacePort } from './ports.js';
@@ -32,12 +32,13 @@ export type SandboxServiceState = 'running' | 'degraded' | 'disabled' | 'error';
 /**
  * The gateway's side of sandbox egress: the firewall decision (the policy service), where network egress rows
  * are recorded (the audit store of the listeners in force), and the ports of Warden's own listeners a sandbox
- * reaches without asking (the guardrail proxy).
+ * reaches without asking (the guardrail proxy), and the guardrail proxy that model traffic is sent to.
  */
 export interface SandboxNetwork {
   firewall: (input: FirewallInput) => FirewallOutput;
   audit: (record: NewEgressRecord) => Promise<void>;
   gatewayPorts: () => number[];
+  guardrail?: () => GuardrailRoute | undefined;
 }
 
 export interface SandboxServiceOptions {
@@ -146,6 +147,7 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
   const ownProxy = !options.egress && network
     ? new EgressProxy({
       firewall: network.firewall, audit: network.audit, gatewayPorts: network.gatewayPorts,
+      ...(network.guardrail ? { guardrail: network.guardrail } : {}),
       settings: () => egressSettings, emit, ask: (request) => approvals.ask(request),
       isUnblocked: (sandbox, host) => unblocks.has(sandbox, host),
       dirOf: (name) => egressDir(root, name),

@@ -12,6 +12,29 @@ export const EGRESS_BRANCHES = ['provider', 'shape', 'passthrough', 'direct'] as
 export const EGRESS_DECISIONS = ['allow', 'alert', 'block', 'observe'] as const;
 export const EGRESS_BODY_LIMIT = 8 * 1024;
 
+/** The control routes taking POST: every other POST is model traffic (chat or provider passthrough). */
+const RELOAD_PATH = '/v1/config/providers/reload';
+const EGRESS_EVENTS_PATH = '/v1/events/egress';
+const CONTROL_POSTS = new Set([RELOAD_PATH, EGRESS_EVENTS_PATH]);
+
+/**
+ * Whether the proxy serves `method url` as model traffic: a POST that is not a control route. For a caller that
+ * adds the gateway token to requests it relays (the sandbox egress proxy), so the token only ever opens model
+ * routes. The path is compared decoded, in any case and with slashes collapsed: a spelling the router might
+ * still match to a control route is never taken for model traffic.
+ */
+export function isModelCall(method: string, url: string): boolean {
+  if (method.toUpperCase() !== 'POST') return false;
+  let path = url.split('?')[0]!;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return false;
+  }
+  path = path.toLowerCase().replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+  return !CONTROL_POSTS.has(path);
+}
+
 const Short = (max: number) => Type.String({ maxLength: max });
 const EgressEvent = Type.Object(
   {
@@ -45,7 +68,7 @@ export function controlRoutes(fastify: FastifyInstance, ctx: ProxyContext): void
     return { providers, ...status };
   });
 
-  app.post('/v1/config/providers/reload', async (_request, reply) => {
+  app.post(RELOAD_PATH, async (_request, reply) => {
     const result = ctx.registry.reload(ctx.readConfig);
     if (!result.ok) return reply.code(422).send({ error: { message: `reload refused, registry unchanged: ${result.error}`, type: 'invalid_request_error' } });
     const { providers, status } = ctx.registry.list();
@@ -56,7 +79,7 @@ export function controlRoutes(fastify: FastifyInstance, ctx: ProxyContext): void
     if (/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return done();
     void reply.code(415).send({ error: { message: 'egress events must be sent as application/json', type: 'invalid_request_error' } });
   };
-  app.post('/v1/events/egress', { bodyLimit: EGRESS_BODY_LIMIT, schema: { body: EgressEvent }, onRequest: jsonOnly }, async (request, reply) => {
+  app.post(EGRESS_EVENTS_PATH, { bodyLimit: EGRESS_BODY_LIMIT, schema: { body: EgressEvent }, onRequest: jsonOnly }, async (request, reply) => {
     const event = request.body;
     await ctx.audit.appendEgress({
       hostname: event.target_host,

@@ -21,6 +21,8 @@ export interface Decision {
   asked: boolean;
   /** The address to connect to (set when allowed). */
   address?: string;
+  /** Set by the proxy for an allowed model provider: its traffic goes to the guardrail proxy, not to `address`. */
+  llm?: { provider: string; firewallCategory: string; targetHost: string };
 }
 
 /** An exact host or `*.suffix` pattern of a config host list. */

@@ -3,7 +3,10 @@
 // arrives on IS the sandbox: no credential is needed (or could leak) inside. Every connection is decided by
 // decide.ts (firewall module, human, resolution); an allowed one goes to the address that was checked, counted
 // for large uploads; a credentialed endpoint's TLS is terminated here with the sandbox's CA so the secret can be
-// added on the way out and never enters the sandbox. Every decision is an activity event and an audit row.
+// added on the way out and never enters the sandbox. A model provider (the guardrail proxy's registry) is never
+// connected to: its requests (TLS terminated the same way) go to the guardrail proxy with the provider named in
+// X-Warden-Target-URL and the gateway token added here, so prompts and answers are inspected with no agent
+// configuration and no Warden secret in the sandbox. Every decision is an activity event and an audit row.
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -11,9 +14,9 @@ import { connect, isIP, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { rootCertificates, TLSSocket } from 'node:tls';
 import { SandboxApiError } from '../errors.js';
-import { SandboxCA } from './ca.js';
+import { primeKeys, SandboxCA } from './ca.js';
 import { bindingFor, credentialHeader } from './credentials.js';
-import { decide, type Decision } from './decide.js';
+import { decide, HOST_MACHINE_NAME, type Decision } from './decide.js';
 import { SANDBOX_EGRESS_LIMITS } from './limits.js';
 import { CA_BUNDLE_FILE, CA_FILE, egressSetup, SOCKET_FILE } from './setup.js';
 import { UploadCounter } from './uploads.js';
@@ -38,16 +41,31 @@ interface SandboxState {
   totals: EgressTotals;
   refusals: Map<string, Refusal>;
   endpoints: Map<string, EndpointResult>;
-  ca: SandboxCA | undefined;
+  ca: SandboxCA;
 }
 
-/** A terminated TLS connection to a credentialed endpoint: where its requests go. */
+/** A terminated connection (TLS to a credentialed endpoint, or any connection to a model provider): where its requests go. */
 interface MitmTarget {
   state: SandboxState;
   decision: Decision;
   port: number;
-  binding: CredentialBinding;
+  binding: CredentialBinding | undefined;
+  scheme: 'http' | 'https';
 }
+
+/** The first byte of a TLS record carrying a handshake: how a tunnel to a provider tells TLS from plain HTTP. */
+const TLS_HANDSHAKE = 0x16;
+
+/**
+ * The names a destination has on the host side, in the order the registry is asked: the sandbox's name for the
+ * host machine is the host's own loopback, so a model server on the host (Ollama's `localhost:11434`) is known.
+ */
+function hostSideNames(host: string): string[] {
+  return host === HOST_MACHINE_NAME ? ['127.0.0.1', 'localhost'] : [host];
+}
+
+/** `host` as it goes into a URL (IPv6 in brackets). */
+const urlHost = (host: string) => (isIP(host) === 6 ? `[${host}]` : host);
 
 function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
   map.delete(key);
@@ -96,6 +114,7 @@ export class EgressProxy implements EgressPort {
 
   constructor(deps: EgressDeps) {
     this.#deps = deps;
+    primeKeys();
     this.#httpsAgent = new HttpsAgent({ keepAlive: true, ...(deps.upstreamCA ? { ca: [...rootCertificates, deps.upstreamCA] } : {}) });
     this.#mitm = createServer({ maxHeaderSize: SANDBOX_EGRESS_LIMITS.requestHeadBytes }, (req, res) => this.#onMitmRequest(req, res));
     this.#mitm.requestTimeout = 0;
@@ -113,17 +132,16 @@ export class EgressProxy implements EgressPort {
       });
     }
     rmSync(socketPath, { force: true });
-    const ca = sandbox.credentials.length > 0 ? new SandboxCA(sandbox.name) : undefined;
-    if (ca) {
-      writeFileSync(join(dir, CA_FILE), ca.certPem, { mode: 0o644 });
-      let system = '';
-      try {
-        system = readFileSync(SYSTEM_BUNDLE, 'utf8');
-      } catch {
-        system = rootCertificates.join('\n');
-      }
-      writeFileSync(join(dir, CA_BUNDLE_FILE), `${system.trimEnd()}\n${ca.certPem}`, { mode: 0o644 });
+    // Every sandbox gets one: model traffic to a provider is terminated whether or not it has credentials.
+    const ca = new SandboxCA(sandbox.name);
+    writeFileSync(join(dir, CA_FILE), ca.certPem, { mode: 0o644 });
+    let system = '';
+    try {
+      system = readFileSync(SYSTEM_BUNDLE, 'utf8');
+    } catch {
+      system = rootCertificates.join('\n');
     }
+    writeFileSync(join(dir, CA_BUNDLE_FILE), `${system.trimEnd()}\n${ca.certPem}`, { mode: 0o644 });
     const state: SandboxState = {
       sandbox, ca, sockets: new Set(), uploads: new UploadCounter(), refusals: new Map(),
       endpoints: new Map(sandbox.credentials.map((b) => [`${b.host.toLowerCase()}:${b.port}`, { name: b.name, host: b.host, port: b.port, result: 'unused' as const }])),
@@ -150,7 +168,7 @@ export class EgressProxy implements EgressPort {
     server.listen(socketPath);
     chmodSync(socketPath, 0o600);
     this.#states.set(sandbox.name, state);
-    return egressSetup(dir, ca !== undefined);
+    return egressSetup(dir);
   }
 
   detach(name: string): void {
@@ -217,9 +235,26 @@ export class EgressProxy implements EgressPort {
         decision = { allow: false, host: name, category: 'policy_error', rule: null, reason: (err as Error).message, unblockable: false, asked: false };
       }
     }
+    if (decision.allow) decision = this.#routed(decision, port);
     if (decision.asked) state.totals.asked += 1;
     this.#record(state, decision, port, method);
     return decision;
+  }
+
+  /** An allowed destination that is a model provider is marked for the guardrail proxy. */
+  #routed(d: Decision, port: number): Decision {
+    const route = this.#deps.guardrail?.();
+    if (!route) return d;
+    for (const targetHost of hostSideNames(d.host)) {
+      const provider = route.provider(new URL(`http://${urlHost(targetHost)}:${port}`));
+      if (provider !== undefined) {
+        return {
+          ...d, category: 'llm', reason: `model provider ${provider}: sent to the guardrail proxy (firewall: ${d.reason})`,
+          llm: { provider, firewallCategory: d.category, targetHost },
+        };
+      }
+    }
+    return d;
   }
 
   /** The activity event and audit row of a decision (or of a cut: `bytes` given). */
@@ -233,14 +268,15 @@ export class EgressProxy implements EgressPort {
     this.#deps.emit?.({
       kind: d.allow ? 'egress.allowed' : 'egress.blocked', sandbox: sandbox.name, host: d.host, port, method, source: EGRESS_SOURCE,
       category: d.category, rule: d.rule, unblockable: d.unblockable, bytes_up: bytes?.up ?? 0, bytes_down: bytes?.down ?? 0,
-      ...(d.allow ? {} : { reason: d.reason }),
+      ...(d.allow ? {} : { reason: d.reason }), ...(d.llm ? { via: 'guardrail_proxy', provider: d.llm.provider } : {}),
     });
     void this.#deps.audit?.({
       hostname: d.host, method, blocked: !d.allow, decision: d.allow ? 'allow' : 'block', branch: d.category, reason: d.reason,
-      source: EGRESS_SOURCE, session_id: `${sandbox.name}#${sandbox.session}`, agent_id: sandbox.name,
+      ...(d.llm ? { looks_like_llm: true } : {}), source: EGRESS_SOURCE, session_id: `${sandbox.name}#${sandbox.session}`, agent_id: sandbox.name,
       details: {
         sandbox: sandbox.name, session: sandbox.session, port, rule: d.rule, category: d.category, unblockable: d.unblockable, asked: d.asked,
         ...(d.address ? { address: d.address } : {}), ...(bytes ? { bytes_up: bytes.up, bytes_down: bytes.down } : {}),
+        ...(d.llm ? { via: 'guardrail_proxy', provider: d.llm.provider, firewall_category: d.llm.firewallCategory } : {}),
       },
     }).catch(() => {});
   }
@@ -287,7 +323,8 @@ export class EgressProxy implements EgressPort {
       return;
     }
     const binding = bindingFor(state.sandbox.credentials, d.host, target.port);
-    if (binding && state.ca) this.#terminate(state, d, target.port, binding, client, head);
+    if (d.llm) this.#intercept(state, d, target.port, binding, client, head);
+    else if (binding) this.#terminate(state, d, target.port, binding, client, head);
     else this.#tunnel(state, d, target.port, client, head);
   }
 
@@ -332,11 +369,38 @@ export class EgressProxy implements EgressPort {
   /** TLS to a credentialed endpoint: answered here with the sandbox CA's certificate, requests parsed by #mitm. */
   #terminate(state: SandboxState, d: Decision, port: number, binding: CredentialBinding, client: Socket, head: Buffer): void {
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    this.#parseTls(state, d, port, binding, client, head);
+  }
+
+  #parseTls(state: SandboxState, d: Decision, port: number, binding: CredentialBinding | undefined, client: Socket, head: Buffer): void {
     if (head.length > 0) client.unshift(head);
-    const tls = new TLSSocket(client, { isServer: true, secureContext: state.ca!.contextFor(d.host), ALPNProtocols: ['http/1.1'] });
+    const tls = new TLSSocket(client, { isServer: true, secureContext: state.ca.contextFor(d.host), ALPNProtocols: ['http/1.1'] });
     tls.on('error', () => client.destroy());
-    this.#mitmTargets.set(tls, { state, decision: d, port, binding });
+    this.#mitmTargets.set(tls, { state, decision: d, port, binding, scheme: 'https' });
     this.#mitm.emit('connection', tls);
+  }
+
+  /**
+   * A tunnel to a model provider: whatever it carries is parsed here, never passed on unread. Its first byte says
+   * which: a TLS handshake is terminated with the sandbox's CA, anything else is read as plain HTTP (a client
+   * that tunnels http:// too).
+   */
+  #intercept(state: SandboxState, d: Decision, port: number, binding: CredentialBinding | undefined, client: Socket, head: Buffer): void {
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    const route = (first: Buffer) => {
+      if (first[0] === TLS_HANDSHAKE) return this.#parseTls(state, d, port, binding, client, first);
+      // A binding on 443 is a TLS endpoint: its secret is never added to a request the sandbox sent in clear.
+      this.#mitmTargets.set(client, { state, decision: d, port, binding: port === 443 ? undefined : binding, scheme: 'http' });
+      this.#mitm.emit('connection', client);
+      // The parser reads later bytes from the socket's handle itself; the byte already read reaches it as data.
+      client.unshift(first);
+      client.resume();
+    };
+    if (head.length > 0) return route(head);
+    client.once('data', (first: Buffer) => {
+      client.pause();
+      route(first);
+    });
   }
 
   #onMitmRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -345,7 +409,15 @@ export class EgressProxy implements EgressPort {
       res.writeHead(500).end();
       return;
     }
-    const { state, decision: d, port, binding } = target;
+    const { state, decision: d, port, binding, scheme } = target;
+    if (d.llm) {
+      this.#toGuardrail(state, d, port, scheme, req.url ?? '/', req, res, binding);
+      return;
+    }
+    if (!binding) {
+      res.writeHead(500).end();
+      return;
+    }
     const header = credentialHeader(binding);
     const headers = { ...forwardedHeaders(req), host: port === 443 ? d.host : `${d.host}:${port}`, [header.name]: header.value };
     const upstream = httpsRequest({
@@ -379,6 +451,11 @@ export class EgressProxy implements EgressPort {
     }
     // A binding on 443 is a TLS endpoint: its secret never goes out in clear text, even to the right address.
     const binding = port === 443 ? undefined : bindingFor(state.sandbox.credentials, d.host, port);
+    if (d.llm) {
+      this.#toGuardrail(state, d, port, 'http', `${url.pathname}${url.search}`, req, res, binding);
+      req.resume();
+      return;
+    }
     const headers: Record<string, string | string[]> = { ...forwardedHeaders(req), host: url.host };
     if (binding) {
       const header = credentialHeader(binding);
@@ -390,6 +467,43 @@ export class EgressProxy implements EgressPort {
     });
     this.#relay(state, d, port, req, res, upstream, binding);
     req.resume();
+  }
+
+  /**
+   * A request to a model provider, sent to the guardrail proxy instead: the provider's origin in
+   * X-Warden-Target-URL (the guardrail proxy joins it with the path), the gateway token in X-Warden-Auth, the
+   * sandbox's own provider credential (or the binding's) left for the guardrail proxy to forward (a request that is
+   * not a model call, such as GET /v1/models, goes without the token: the guardrail proxy refuses it). Whatever
+   * X-Warden-* the sandbox sent is dropped: it must not pick a target or present a token. No idle timeout here:
+   * the guardrail proxy bounds the wait for the model (llm.timeout_ms), and a model may think for minutes.
+   */
+  #toGuardrail(
+    state: SandboxState, d: Decision, port: number, scheme: 'http' | 'https', path: string, req: IncomingMessage, res: ServerResponse,
+    binding: CredentialBinding | undefined,
+  ): void {
+    const route = this.#deps.guardrail?.();
+    if (!route || !d.llm) {
+      req.resume();
+      res.writeHead(502, { 'content-type': 'text/plain', connection: 'close' }).end('egress proxy: the guardrail proxy is not available\n');
+      return;
+    }
+    const guardrail = new URL(route.url);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(forwardedHeaders(req))) if (!name.startsWith('x-warden-')) headers[name] = value;
+    headers.host = guardrail.host;
+    if (binding) {
+      const header = credentialHeader(binding);
+      headers[header.name] = header.value;
+    }
+    const defaultPort = scheme === 'https' ? 443 : 80;
+    headers['x-warden-target-url'] = `${scheme}://${urlHost(d.llm.targetHost)}${port === defaultPort ? '' : `:${port}`}`;
+    // The token opens model routes only: a sandbox must not reload the registry or write egress events with it.
+    if (route.token !== undefined && route.isModelCall(req.method ?? 'GET', path)) headers['x-warden-auth'] = `Bearer ${route.token}`;
+    const upstream = httpRequest({
+      host: guardrail.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(guardrail.port || 80), method: req.method, path, headers,
+      agent: this.#httpAgent, setHost: false,
+    });
+    this.#relay(state, d, port, req, res, upstream, binding);
   }
 
   /** Sends a request upstream and its answer back, counting bytes; an endpoint's result is remembered. */
@@ -407,7 +521,8 @@ export class EgressProxy implements EgressPort {
     upstream.on('timeout', () => upstream.destroy(new Error('upstream timed out')));
     upstream.on('error', (err) => {
       endpoint({ result: 'unreachable', error: err.message });
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', connection: 'close' }).end(`egress proxy: ${d.host}:${port} unreachable\n`);
+      const what = d.llm ? 'the guardrail proxy' : `${d.host}:${port}`;
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', connection: 'close' }).end(`egress proxy: ${what} unreachable\n`);
       else res.destroy();
     });
     upstream.on('response', (answer) => {

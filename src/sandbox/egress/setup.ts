@@ -1,5 +1,5 @@
-// What a sandbox needs to reach the egress proxy: its egress folder (the proxy's Unix socket and, with
-// credentialed endpoints, the CA files) bound read-only at EGRESS_MOUNT, the forwarder program and the Node
+// What a sandbox needs to reach the egress proxy: its egress folder (the proxy's Unix socket and the sandbox CA's
+// files: every sandbox with a network trusts its CA, since model traffic and credentialed endpoints are terminated) bound read-only at EGRESS_MOUNT, the forwarder program and the Node
 // binary that runs it, the proxy variables for the harness, and the forwarder as an init step (it listens on
 // the sandbox's own loopback before the harness starts).
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ export function egressDir(sandboxesDir: string, name: string): string {
   return join(sandboxesDir, name, 'egress');
 }
 
-export function egressSetup(dir: string, withCA: boolean): EgressSetup {
+export function egressSetup(dir: string): EgressSetup {
   const proxy = `http://127.0.0.1:${EGRESS_PORT}`;
   const env: Record<string, string> = {
     HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy,
@@ -45,11 +45,9 @@ export function egressSetup(dir: string, withCA: boolean): EgressSetup {
     NO_PROXY: 'localhost,127.0.0.1,::1', no_proxy: 'localhost,127.0.0.1,::1',
     // Node's own fetch and http follow the variables only when asked to.
     NODE_USE_ENV_PROXY: '1',
+    NODE_EXTRA_CA_CERTS: `${EGRESS_MOUNT}/${CA_FILE}`,
   };
-  if (withCA) {
-    env.NODE_EXTRA_CA_CERTS = `${EGRESS_MOUNT}/${CA_FILE}`;
-    for (const name of ['SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'GIT_SSL_CAINFO']) env[name] = `${EGRESS_MOUNT}/${CA_BUNDLE_FILE}`;
-  }
+  for (const name of ['SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'GIT_SSL_CAINFO']) env[name] = `${EGRESS_MOUNT}/${CA_BUNDLE_FILE}`;
   return {
     mounts: [
       { host: dir, target: EGRESS_MOUNT, writable: false },

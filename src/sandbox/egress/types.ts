@@ -48,6 +48,21 @@ export interface EgressSettings {
   block: string[];
 }
 
+/**
+ * Where a sandbox's model traffic goes (the guardrail proxy in force) and which destinations are model providers
+ * (the guardrail proxy's own registry, so both agree on what is model traffic).
+ */
+export interface GuardrailRoute {
+  /** The guardrail proxy's base URL (`http://127.0.0.1:<guardrail.port>`). */
+  url: string;
+  /** The gateway token, sent as X-Warden-Auth on the host side (never given to the sandbox). */
+  token: string | undefined;
+  /** The registry's provider name for a destination (`scheme://host:port`), if it is one. */
+  provider(url: URL): string | undefined;
+  /** Whether the guardrail proxy serves `method path` as model traffic: only those requests carry the token. */
+  isModelCall(method: string, path: string): boolean;
+}
+
 export interface EgressDeps {
   /** The firewall decision (the policy service's `evaluate('firewall', …)`). */
   firewall: (input: FirewallInput) => FirewallOutput;
@@ -63,6 +78,8 @@ export interface EgressDeps {
   resolve?: (host: string) => Promise<string[]>;
   /** Ports of Warden's own listeners on the host a sandbox reaches without asking (the guardrail proxy's). */
   gatewayPorts?: () => number[];
+  /** Model traffic: requests to a registered provider go to the guardrail proxy instead (absent: none do). */
+  guardrail?: () => GuardrailRoute | undefined;
   /** Test only: the CA that signs the test's TLS upstream, trusted besides the system's. */
   upstreamCA?: string;
 }
