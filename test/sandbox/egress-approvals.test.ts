@@ -81,3 +81,54 @@ describe('egress asks answered through the approvals API', () => {
     assert.ok(rows.some((row) => !row.blocked && row.source === 'warden-egress-proxy'), JSON.stringify(rows));
   });
 });
+
+describe('a large upload cut, lifted through the unblock API', () => {
+  let gw: InProcessGateway;
+  let api: ReturnType<typeof client>;
+  let work: string;
+  let server: Server;
+  let port: number;
+  const received: number[] = [];
+
+  before(async () => {
+    server = createServer((req, res) => {
+      let bytes = 0;
+      req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      req.on('end', () => {
+        received.push(bytes);
+        res.end('stored\n');
+      });
+    }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+    // The host machine is unblocked for every sandbox (no ask), and uploads over 64 KiB to a new host are cut.
+    const config = `${ENABLED}  egress:\n    unblocked: [host.warden.internal]\n    large_upload_bytes: 65536\n`;
+    gw = await startInProcess(config, { WARDEN_GATEWAY_TOKEN: TOKEN });
+    api = client(gw.url);
+    work = mkdtempSync(join(tmpdir(), 'warden-sbcut-'));
+  });
+  after(async () => {
+    await gw.close();
+    server.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('cuts the upload, refuses the next one, and lets uploads through once unblocked', async () => {
+    const created = await api.post('/sandboxes', { harness: 'shell', project: project(work, 'cut'), name: 'cut', host_ports: [port], no_snapshot: true });
+    assert.equal(created.status, 201, created.text);
+    const manager = gw.gateway.sandbox!.manager!;
+    const upload = async (kib: number) => (await manager.exec('cut', ['/bin/sh', '-c',
+      `head -c ${kib * 1024} /dev/zero | curl -sS --max-time 30 -o /dev/null -w '%{http_code}' --data-binary @- http://host.warden.internal:${port}/up 2>&1; echo " exit=$?"`],
+    { timeoutMs: 60_000 })).stdout.toString();
+
+    assert.match(await upload(256), /exit=(?!0)/, 'the large upload is cut');
+    assert.ok(received.every((bytes) => bytes < 256 * 1024), 'the server never got all of it');
+    assert.doesNotMatch(await upload(1), /^200 exit=0/, 'a later upload to that host is refused');
+
+    const lifted = await api.post('/egress/unblock', { host: 'host.warden.internal', sandbox: 'cut', always: false });
+    assert.equal(lifted.status, 200, lifted.text);
+    assert.equal(lifted.body.scope, 'sandbox');
+    assert.match(await upload(1), /^200 exit=0/, 'uploads go through once unblocked');
+    assert.equal(received.at(-1), 1024);
+  });
+});
