@@ -11,8 +11,6 @@ import { bearerToken, SANDBOX_CREDENTIAL_PREFIX } from '../../util/bearer.js';
 import { TokenMatcher } from '../../util/token-matcher.js';
 import '../../util/route-config.js';
 
-export { SANDBOX_CREDENTIAL_PREFIX };
-
 /** The credentials a request presents, from every accepted header form. */
 export function presentedCredentials(request: FastifyRequest): string[] {
   const found: string[] = [];

@@ -27,13 +27,13 @@ export interface CodeEffects {
 
 /** Each family's bundle patterns, compiled once: `-Ic` / `-ne` take the program next, perl's `-neCODE` attached. */
 const BUNDLES = new Map(
-  INTERPRETERS.map(({ bundleCode, attachedAfter }, i) => [
-    INTERPRETERS[i]!,
-    {
+  INTERPRETERS.map((entry) => {
+    const { bundleCode, attachedAfter } = entry;
+    return [entry, {
       bundle: bundleCode ? new RegExp(`^-[A-Za-z0-9]*[${bundleCode}]$`) : undefined,
       attached: bundleCode && attachedAfter ? new RegExp(`^-[${attachedAfter}]*[${bundleCode}]`) : undefined,
-    },
-  ]),
+    }];
+  }),
 );
 
 export function interpreterEntry(name: string): InterpreterEntry | undefined {

@@ -58,11 +58,13 @@ const curl: Effect = (args, sink) => {
 };
 
 const WGET = catalogEntry('wget');
+const WGET_FILES_WRITTEN = [...roleOptions(WGET, 'save', 'write')];
+const WGET_FILES_READ = [...roleOptions(WGET, 'upload', 'read')];
 const wget: Effect = (args, sink) => {
   const parsed = parseOptions(args, WGET);
   parsed.operands.forEach((o) => addHostOperand(sink, o));
-  optionValues(parsed, ...roleOptions(WGET, 'save', 'write')).forEach((p) => writeUnlessStdout(sink, p));
-  optionValues(parsed, ...roleOptions(WGET, 'upload', 'read')).forEach((p) => readDataFile(sink, p));
+  optionValues(parsed, ...WGET_FILES_WRITTEN).forEach((p) => writeUnlessStdout(sink, p));
+  optionValues(parsed, ...WGET_FILES_READ).forEach((p) => readDataFile(sink, p));
 };
 
 function writeUnlessStdout(sink: EffectSink, path: string): void {
@@ -71,23 +73,25 @@ function writeUnlessStdout(sink: EffectSink, path: string): void {
 
 /** nc HOST PORT; with -l the operands are the address and port to listen on. */
 const NETCAT = catalogEntry('nc');
+const NETCAT_REACH = [...roleOptions(NETCAT, 'reach')];
 const netcat: Effect = (args, sink) => {
   const parsed = parseOptions(args, NETCAT);
   const listening = hasOption(parsed, '-l', '--listen');
   const [first] = parsed.operands;
   if (first !== undefined && (!listening || parsed.operands.length >= 2)) addHostOperand(sink, first);
-  optionValues(parsed, ...roleOptions(NETCAT, 'reach')).forEach((p) => addHostOperand(sink, p));
+  optionValues(parsed, ...NETCAT_REACH).forEach((p) => addHostOperand(sink, p));
 };
 
 /** The first operand (after options with values) is the host: ssh, sftp, telnet, ftp, tftp; -J jump hosts. */
-const firstOperandHost =
-  (entry: CommandEntry): Effect =>
-  (args, sink) => {
+const firstOperandHost = (entry: CommandEntry): Effect => {
+  const jumpOptions = [...roleOptions(entry, 'reach')];
+  return (args, sink) => {
     const parsed = parseOptions(args, entry);
     const [host] = parsed.operands;
     if (host !== undefined) addHostOperand(sink, host);
-    for (const jumps of optionValues(parsed, ...roleOptions(entry, 'reach'))) jumps.split(',').forEach((j) => addHostOperand(sink, j));
+    for (const jumps of optionValues(parsed, ...jumpOptions)) jumps.split(',').forEach((j) => addHostOperand(sink, j));
   };
+};
 
 const allOperandHosts =
   (short: string): Effect =>

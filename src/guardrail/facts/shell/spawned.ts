@@ -48,6 +48,7 @@ export type Spawn = { argv: string[] } | { script: string };
 
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 export const NETCAT: ReadonlySet<string> = new Set(['nc', 'ncat', 'netcat', 'nc.traditional', 'nc.openbsd']);
+const NETCAT_OPTIONS = catalogEntry('nc');
 
 function splitWords(text: string): string[] {
   return text.split(/[ \t]+/).filter((w) => w !== '');
@@ -65,7 +66,7 @@ function findExec(args: readonly string[]): Spawn[] {
 }
 
 function netcatExec(args: readonly string[]): Spawn[] {
-  const parsed = parseOptions(args, catalogEntry('nc'));
+  const parsed = parseOptions(args, NETCAT_OPTIONS);
   const spawns: Spawn[] = optionValues(parsed, '-e', '--exec').map((v) => ({ argv: splitWords(v) }));
   for (const script of optionValues(parsed, '-c', '--sh-exec')) spawns.push({ script });
   return spawns;
