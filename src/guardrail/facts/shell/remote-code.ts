@@ -4,7 +4,7 @@
 // `curl -o x.sh … && bash x.sh`.
 import { findUrls, hostOfAddress } from '../urls.js';
 import { HOST_EFFECTS } from './network-effects.js';
-import { catalogEntry, roleOptions } from './catalog.js';
+import { catalogEntry, roleOptions, type CommandEntry } from './catalog.js';
 import { hasOption, optionValues, parseOptions } from './options.js';
 import { SHELLS } from './spawned.js';
 import type { Script } from './syntax.js';
@@ -32,6 +32,14 @@ export function downloadHosts(name: string, args: readonly string[]): string[] {
   return hosts.size === 0 ? [''] : [...hosts];
 }
 
+/** The downloaders the command catalogue describes, with the options naming the file they save to. */
+const CATALOGUED_DOWNLOADERS: ReadonlyMap<string, { entry: CommandEntry; save: string[] }> = new Map(
+  ['curl', 'wget', 'wget2'].map((name) => {
+    const entry = catalogEntry(name);
+    return [name, { entry, save: [...roleOptions(entry, 'save')] }];
+  }),
+);
+
 /** Files a downloader saves (curl -o F / -O, wget -O F or the URL's basename), by basename. */
 export function downloadedFiles(name: string, args: readonly string[]): string[] {
   const files: string[] = [];
@@ -39,10 +47,11 @@ export function downloadedFiles(name: string, args: readonly string[]): string[]
     for (const a of args) if (a.includes('://')) return a.replace(/[?#].*$/, '').split('/').pop() || undefined;
     return undefined;
   };
-  const entry = name === 'curl' || name === 'wget' || name === 'wget2' ? catalogEntry(name) : undefined;
-  if (entry) {
+  const downloader = CATALOGUED_DOWNLOADERS.get(name);
+  if (downloader) {
+    const { entry } = downloader;
     const parsed = parseOptions(args, entry);
-    const saved = optionValues(parsed, ...roleOptions(entry, 'save'));
+    const saved = optionValues(parsed, ...downloader.save);
     files.push(...saved);
     if (hasOption(parsed, ...(entry.remoteName ?? [])) || (entry.savesUnderUrlName && saved.length === 0)) files.push(urlBase() ?? '');
   } else if (name === 'aria2c' || name === 'fetch' || name === 'axel') {
