@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startInProcess, type InProcessGateway } from '../helpers/gateway.js';
+import { eventually } from '../helpers/eventually.js';
 import { client, ENABLED, ports, project, TOKEN, type Json } from './http.js';
 
 describe('sandbox API with real bubblewrap sandboxes', () => {
@@ -168,7 +169,7 @@ describe('sandbox API with real bubblewrap sandboxes', () => {
     manager.execDetached('alpha', ['/bin/sh', '-c', "i=0; while [ $i -lt 30000 ]; do printf '%049d\\n' $i; i=$((i+1)); done; printf 'bad:\\377\\n'; echo END-OF-RUN"]);
     // The run goes on in the background; wait (from the host) until its output is complete, then interrupt it.
     const runLog = join(gw.home.dir, 'sandboxes/alpha/runtime/run.log');
-    for (let i = 0; i < 300 && !readFileSync(runLog).includes('END-OF-RUN'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => readFileSync(runLog).includes('END-OF-RUN'), 'the detached run to finish its output', 15_000);
     const stopped = await api.post('/sandboxes/alpha/stop', {});
     assert.equal(stopped.status, 200, stopped.text);
     assert.equal(stopped.body.phase, 'stopped');
@@ -189,8 +190,7 @@ describe('sandbox API with real bubblewrap sandboxes', () => {
     assert.equal(started.body.session, 2);
     manager.execDetached('alpha', ['/bin/sh', '-c', 'echo SECOND-RUN']);
     // Up to 30 s: on a loaded CI machine the detached command can take seconds to start.
-    for (let i = 0; i < 600 && !readFileSync(runLog, 'utf8').includes('SECOND-RUN'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(readFileSync(runLog, 'utf8').includes('SECOND-RUN'), 'the detached command ran before the stop');
+    await eventually(() => readFileSync(runLog, 'utf8').includes('SECOND-RUN'), 'the detached command to run before the stop', 30_000);
     await api.post('/sandboxes/alpha/stop');
     const second = await api.get('/sandboxes/alpha/logs');
     assert.ok(second.body.log.includes('SECOND-RUN'));

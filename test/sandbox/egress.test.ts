@@ -24,6 +24,7 @@ import type { SandboxManager } from '../../src/sandbox/manager/manager.js';
 import type { ResolvedPolicy, RunOptions } from '../../src/sandbox/ports.js';
 import { createSandboxService, sandboxesDir, type SandboxService } from '../../src/sandbox/service.js';
 import { tempHome, type TempHome } from '../helpers/home.js';
+import { eventually } from '../helpers/eventually.js';
 import { FixedPolicy, MemoryWorkspace } from './fixtures.js';
 
 const SECRET = 'sk-test-7f3c9a1e5b2d4c6f8a0e';
@@ -195,7 +196,7 @@ describe('egress proxy with a real sandbox', () => {
 
   it('holds an ask until the ask callback resolves', async () => {
     const pending = curl(`http://127.0.0.2:${askPort}/asked`);
-    for (let i = 0; i < 100 && asks.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => asks.length > 0, 'the proxy to ask', 2000);
     assert.equal(asks.length, 1);
     assert.deepEqual(asks[0]!.request, { sandbox: 'eg', host: '127.0.0.2', port: askPort, kind: 'host_port', reason: 'a port on the host machine' });
     await new Promise((r) => setTimeout(r, 300));
@@ -204,7 +205,7 @@ describe('egress proxy with a real sandbox', () => {
     const out = await pending;
     assert.match(out.stdout.toString(), /hello from \/asked\n exit=0/);
     const rejected = curl(`-i http://127.0.0.2:${askPort}/rejected`);
-    for (let i = 0; i < 100 && asks.length === 1; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => asks.length > 1, 'the second ask', 2000);
     asks[1]!.answer('reject');
     assert.match((await rejected).stdout.toString(), /403[\s\S]*"category":"rejected"/);
     assert.equal(proxy.totals('eg')!.asked, 2);

@@ -11,6 +11,7 @@ import { loadSettings } from '../../src/config/settings.js';
 import { createSandboxService, type SandboxService } from '../../src/sandbox/service.js';
 import type { SandboxManager } from '../../src/sandbox/manager/manager.js';
 import { tempHome, type TempHome } from '../helpers/home.js';
+import { eventually } from '../helpers/eventually.js';
 import { FixedPolicy, MemoryWorkspace } from './fixtures.js';
 
 describe('escape checklist inside a sandbox', () => {
@@ -132,11 +133,11 @@ describe('escape checklist inside a sandbox', () => {
         return false;
       }
     });
-    for (let i = 0; i < 100 && find().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => find().length > 0, 'the detached process to start', 2000);
     assert.equal(find().length, 1, 'the detached process runs (seen from the host)');
     const deleted = await manager.remove('esc');
     assert.equal(deleted.deleted, true);
-    for (let i = 0; i < 100 && find().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => find().length === 0, 'the detached process to end', 2000);
     assert.deepEqual(find(), [], 'nothing of the sandbox survives its deletion');
     assert.throws(() => manager.get('esc'), /no sandbox named esc/);
   });

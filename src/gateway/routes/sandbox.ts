@@ -64,7 +64,6 @@ export async function sandboxRoutes(parent: FastifyInstance, ctx: GatewayContext
       const { config } = ctx.settings;
       const service = ctx.sandbox;
       const manager = service?.manager ?? null;
-      const policyKeys = config.openshell as Record<string, unknown>;
       const counts = manager?.counts() ?? { sandboxes: 0, running: 0, pending_approvals: 0, orphaned: 0 };
       const reason = !config.openshell.enabled ? 'openshell.enabled is false' : (service?.reason ?? (service ? null : 'no sandbox manager in this gateway'));
       return {
@@ -75,9 +74,10 @@ export async function sandboxRoutes(parent: FastifyInstance, ctx: GatewayContext
         // The hook ingress: the folder holding each running sandbox's socket. The egress proxy arrives with step 11.
         ingress_addr: service?.ingress?.address ?? null,
         egress_addr: null,
-        pack: typeof policyKeys.pack === 'string' && policyKeys.pack !== '' ? policyKeys.pack : 'default',
-        profile: typeof policyKeys.profile === 'string' && policyKeys.profile !== '' ? policyKeys.profile : 'default',
-        admin: { configured: typeof policyKeys.admin === 'string' && policyKeys.admin !== '' },
+        // Empty (the default) means the shipped `default` pack and the pack itself.
+        pack: config.openshell.pack || 'default',
+        profile: config.openshell.profile || 'default',
+        admin: { configured: config.openshell.admin !== '' },
         counts,
         sandboxes: counts.sandboxes,
         running: counts.running,

@@ -3,7 +3,7 @@
 // session's are all refused with the same answer.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { WardenError } from '../../errors.js';
-import { BINDING_PREFIX } from '../manager/environment.js';
+import { SANDBOX_CREDENTIAL_PREFIX } from '../../util/bearer.js';
 
 export class IngressCredentialError extends WardenError {
   constructor() {
@@ -17,6 +17,6 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,256})$/;
 export function checkBindingCredential(authorization: string | undefined, hash: string): void {
   const token = BEARER.exec(authorization ?? '')?.[1];
   const expected = Buffer.from(hash, 'hex');
-  if (!token || !token.startsWith(BINDING_PREFIX) || expected.length !== 32) throw new IngressCredentialError();
+  if (!token || !token.startsWith(SANDBOX_CREDENTIAL_PREFIX) || expected.length !== 32) throw new IngressCredentialError();
   if (!timingSafeEqual(createHash('sha256').update(token).digest(), expected)) throw new IngressCredentialError();
 }

@@ -3,11 +3,11 @@
 // harness image: 403 policy_violation naming the variable. Secrets (llm.credentials, credentials) go to the
 // process only; the binding credential is generated here and only its hash is kept.
 import { createHash, randomBytes } from 'node:crypto';
+import { SANDBOX_CREDENTIAL_PREFIX } from '../../util/bearer.js';
 import { SandboxApiError } from '../errors.js';
 
 /** Variables the sandbox binding credential reaches the harness in (the hook ingress reads it). */
 export const BINDING_ENV = 'WARDEN_SANDBOX_TOKEN';
-export const BINDING_PREFIX = 'wardensb_';
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
@@ -37,6 +37,6 @@ export function checkVariables(names: string[], pinned: Record<string, string>):
 }
 
 export function newBindingCredential(): { token: string; hash: string } {
-  const token = `${BINDING_PREFIX}${randomBytes(32).toString('hex')}`;
+  const token = `${SANDBOX_CREDENTIAL_PREFIX}${randomBytes(32).toString('hex')}`;
   return { token, hash: createHash('sha256').update(token).digest('hex') };
 }

@@ -114,9 +114,7 @@ export const PackSchema = Type.Object(
   { additionalProperties: false, title: 'Warden sandbox pack', description: 'A sandbox policy pack (docs/sandbox.md).' },
 );
 
-export type PackOptions = Static<typeof PackOptionsSchema>;
 export type PackFile = Static<typeof PackSchema>;
-export type ProfileFile = Static<typeof ProfileSchema>;
 /** The settings a pack or one of its profiles gives: the pack's fields with its profile applied. */
 export type PackSettings = Pick<PackFile, 'network_mode' | 'approvals' | 'options'>;
 
