@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Compile } from 'typebox/compile';
 import { parse, stringify } from 'yaml';
 import { ConfigError, parseConfig } from '../../src/config/load.js';
+import { buildExplain } from '../../src/sandbox/policy/explain.js';
 import { loadShippedPacks, profileSettings } from '../../src/sandbox/policy/files.js';
 import { PackSchema } from '../../src/sandbox/policy/schema.js';
 import { OPERATOR_PACK, policyHome, refusal, run } from './policy-helpers.js';
@@ -118,14 +119,12 @@ describe('operator sandbox packs', () => {
 describe('sandbox policy explain', () => {
   it('answers the resolution with run parameters, naming withheld variables and credentials only', () => {
     const policy = policyHome().policy();
-    const explain = policy.explain(run({ pack: 'strict' }), {
-      run: {
+    const explain = buildExplain(policy.resolve(run({ pack: 'strict' })), {
         env: { EDITOR: 'vim' },
         env_withheld: ['OPENAI_API_KEY', 'OPENAI_API_KEY'],
         credentials: ['github', 'anthropic'],
         llm_profile: 'work',
         bedrock_region: 'eu-west-1',
-      },
     });
     assert.equal(explain.pack, 'strict');
     assert.equal(explain.pack_source, 'shipped');
@@ -135,9 +134,10 @@ describe('sandbox policy explain', () => {
     assert.ok(explain.settings.some((s) => s.key === 'yolo' && s.source === 'pack'));
     assert.deepEqual(explain.run, {
       env: { EDITOR: 'vim' }, env_withheld: ['OPENAI_API_KEY'], credentials: ['anthropic', 'github'], llm_profile: 'work', bedrock_region: 'eu-west-1',
+      first_boot: true,
     });
     assert.ok(!('effective' in explain));
-    assert.equal(policy.explain(run()).run, undefined);
+    assert.equal(buildExplain(policy.resolve(run())).run, undefined);
   });
 
   it('reports the configured pack, profile and administrator status for GET /status', () => {

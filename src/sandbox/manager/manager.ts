@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, realpathSync, rmSync, rmdirSync, statSync } from
 import { isAbsolute, join } from 'node:path';
 import { SandboxApiError } from '../errors.js';
 import type { ImageStore, Image } from '../images/store.js';
+import { buildExplain, type Explain } from '../policy/explain.js';
 import type { HookIngress } from '../ingress/ingress.js';
 import type { ResolvedPolicy, ReviewReport, RunOptions, SandboxPolicyPort, SnapshotInfo, WorkspacePort } from '../ports.js';
 import type { ComputeDriver, Mount, SandboxSpec } from '../runtime/driver.js';
@@ -512,7 +513,7 @@ export class SandboxManager {
   }
 
   /** The spec's Explain answer for a sandbox's options, the newest sandbox of a harness, or the query's options. */
-  explain(query: ExplainQuery): Record<string, unknown> {
+  explain(query: ExplainQuery): Explain {
     let options: RunOptions;
     if (query.sandbox !== undefined) {
       options = this.#optionsOf(this.#record(query.sandbox));
@@ -522,30 +523,20 @@ export class SandboxManager {
       options = newest ? this.#optionsOf(newest) : { ...query, harness: query.harness, project: query.project ?? '/' };
     }
     const resolved = this.#deps.policy.resolve(options);
-    const answer: Record<string, unknown> = {
-      pack: resolved.pack, pack_source: resolved.pack_source, pack_digest: resolved.pack_digest, profile: resolved.profile,
-      network_mode: resolved.network_mode, approvals: resolved.approvals, admin: resolved.admin, settings: resolved.settings,
-      violations: resolved.violations, vm_first_boot: false,
-    };
-    if (query.run) {
-      const env: Record<string, string> = {};
-      for (const pair of query.run_env ?? []) {
-        const at = pair.indexOf('=');
-        if (at <= 0) throw new SandboxApiError('invalid_request', `run_env must be KEY=VALUE, got ${JSON.stringify(pair)}`);
-        env[pair.slice(0, at)] = pair.slice(at + 1);
-      }
-      const withheld = query.run_env_withheld ?? [];
-      const credentials = query.run_credential ?? [];
-      const pinned = this.#deps.images.get(options.harness)?.env ?? {};
-      checkVariables([...Object.keys(env), ...withheld], pinned);
-      answer.run = {
-        env, env_withheld: withheld, credentials,
-        llm_profile: query.run_llm_profile ?? null, bedrock_region: query.run_bedrock_region ?? null,
-        // A withheld value means the run files cannot be prepared ahead of the boot.
-        first_boot: withheld.length > 0,
-      };
+    if (!query.run) return buildExplain(resolved);
+    const env: Record<string, string> = {};
+    for (const pair of query.run_env ?? []) {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new SandboxApiError('invalid_request', `run_env must be KEY=VALUE, got ${JSON.stringify(pair)}`);
+      env[pair.slice(0, at)] = pair.slice(at + 1);
     }
-    return answer;
+    const withheld = query.run_env_withheld ?? [];
+    checkVariables([...Object.keys(env), ...withheld], this.#deps.images.get(options.harness)?.env ?? {});
+    return buildExplain(resolved, {
+      env, env_withheld: withheld, credentials: query.run_credential ?? [],
+      ...(query.run_llm_profile === undefined ? {} : { llm_profile: query.run_llm_profile }),
+      ...(query.run_bedrock_region === undefined ? {} : { bedrock_region: query.run_bedrock_region }),
+    });
   }
 
   #optionsOf(record: SandboxRecord): RunOptions {

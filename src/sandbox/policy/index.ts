@@ -1,10 +1,9 @@
-// The sandbox policy resolver the manager uses (SandboxPolicyPort) and the Explain answer: built from a Config
+// The sandbox policy resolver the manager uses (SandboxPolicyPort): built from a Config
 // and the home folders, and simply built again when the config is reloaded (it holds no other state).
 import { homedir } from 'node:os';
 import type { Config } from '../../config/schema.js';
 import type { RunOptions, SandboxPolicyPort } from '../ports.js';
 import { buildCatalog, type PolicyCatalog } from './catalog.js';
-import { buildExplain, type Explain, type ExplainRun } from './explain.js';
 import { adminStatus, machineCapacity, resolvePolicy, type HostCapacity, type PolicyResolution } from './resolve.js';
 
 export { SandboxPolicyError, type SandboxPolicyApiCode } from './errors.js';
@@ -33,10 +32,6 @@ export class SandboxPolicy implements SandboxPolicyPort {
   /** Throws SandboxPolicyError: pack_invalid (400), admin_violation or policy_violation (403). */
   resolve(options: RunOptions): PolicyResolution {
     return resolvePolicy(this.catalog, options, this.host);
-  }
-
-  explain(options: RunOptions, { run }: { run?: ExplainRun } = {}): Explain {
-    return buildExplain(this.resolve(options), run);
   }
 
   /** What `GET /status` reports: the configured pack and profile and the administrator file's status. */
