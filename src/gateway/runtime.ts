@@ -200,7 +200,7 @@ async function listen(
     onRecord: (record) => {
       // The counter counts data points for metrics (docs/telemetry.md): one stored metric summarises its points.
       metrics.countOtlpRecords(otlpSignal(record), record.record_type === 'metric' ? record.points : 1);
-      events.write(recordFromOtlp(record));
+      if (events.destinations.length > 0) events.write(recordFromOtlp(record)); // as on the commit path: none built for no destination
     },
   });
   const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, registry, version: VERSION, startedAt, telemetry, metrics, events, lifecycle, ...(sandbox ? { sandbox } : {}) };
