@@ -33,7 +33,7 @@ export class AuditWriteFailed extends WardenError {
 
 type Table = 'events' | 'egress';
 
-/** A row as committed, for whoever observes the store (the event writer, metrics): the caller's object, not a copy. */
+/** A row as committed, for whoever observes the store (the event writer, metrics): the caller's fields with the id and timestamp the store gave it. */
 export type CommittedRow =
   | { table: 'events'; row: NewAuditEvent & { id: string; timestamp: string } }
   | { table: 'egress'; row: NewEgressRecord & { id: string; timestamp: string } };

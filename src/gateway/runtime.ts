@@ -198,8 +198,9 @@ async function listen(
     home: paths.home, auditDb: paths.auditDb, retentionDays: config.telemetry.retention_days, storePromptText: config.telemetry.store_prompt_text,
     maxBodyBytes: SIDECAR_LIMITS.otlpBodyBytes, onError: (err) => logger.error({ err: err.message }, 'telemetry store failed'),
     onRecord: (record) => {
-      metrics.countOtlpRecords(otlpSignal(record), 1);
-      events.write(recordFromOtlp(record));
+      // The counter counts data points for metrics (docs/telemetry.md): one stored metric summarises its points.
+      metrics.countOtlpRecords(otlpSignal(record), record.record_type === 'metric' ? record.points : 1);
+      if (events.destinations.length > 0) events.write(recordFromOtlp(record)); // as on the commit path: none built for no destination
     },
   });
   const ctx: GatewayContext = { settings, audit, health, inspector, hookInspector, hookTokens, policy, registry, version: VERSION, startedAt, telemetry, metrics, events, lifecycle, ...(sandbox ? { sandbox } : {}) };

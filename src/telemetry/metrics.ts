@@ -11,8 +11,7 @@ import type { CommittedRow } from '../audit/store.js';
 import { isObject } from '../util/json.js';
 import { findConnector } from '../connectors/registry.js';
 import { VERDICT_ACTION } from './events/from-audit.js';
-
-export type OtlpSignal = 'logs' | 'metrics' | 'traces';
+import type { Signal } from './otlp/proto.js';
 
 /** Seconds: from a cached rule-pack verdict (tens of microseconds) to a slow disk commit. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -22,7 +21,6 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * caller's X-Warden-Connector header, and every distinct label value is a series held forever.
  */
 const connectorLabel = (name: string | undefined) => (name === undefined ? 'none' : findConnector(name) ? name : 'other');
-
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -134,7 +132,7 @@ export class GatewayMetrics {
   }
 
   /** For the OTLP receiver: `n` records of `signal` accepted (log records, metric data points or spans). */
-  countOtlpRecords(signal: OtlpSignal, n: number): void {
+  countOtlpRecords(signal: Signal, n: number): void {
     if (n > 0) this.otlpRecords.inc({ signal }, n);
   }
 

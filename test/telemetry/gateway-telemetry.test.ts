@@ -141,6 +141,20 @@ describe('gateway telemetry', () => {
     assert.match(metrics, /warden_otlp_records_received_total\{signal="logs"\} 1\n/);
   });
 
+  it('counts received metrics by data point, as documented', async () => {
+    const points = [1, 2, 3].map((n) => ({ timeUnixNano: `${Date.now()}000000`, asInt: String(n) }));
+    const body = {
+      resourceMetrics: [{
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'claude-code' } }] },
+        scopeMetrics: [{ metrics: [{ name: 'claude_code.token.usage', unit: 'tokens', sum: { dataPoints: points } }] }],
+      }],
+    };
+    const answer = await fetch(`${gateway.sidecarUrl}/v1/metrics`, { method: 'POST', headers: authHeaders(TOKEN), body: JSON.stringify(body) });
+    assert.equal(answer.status, 200, await answer.text());
+    const metrics = await (await fetch(`${gateway.sidecarUrl}/metrics`, { headers: authHeaders(TOKEN) })).text();
+    assert.match(metrics, /warden_otlp_records_received_total\{signal="metrics"\} 3\n/);
+  });
+
   it('serves the OpenAPI document and the docs page without a token on a loopback bind', async () => {
     const doc = (await (await fetch(`${gateway.sidecarUrl}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     assert.match(doc.openapi, /^3\./);

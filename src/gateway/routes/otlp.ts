@@ -4,7 +4,7 @@
 // gateway/runtime.ts's logger serializer). Bodies are read raw (protobuf or JSON, gzip allowed) up to the 64 MiB
 // OTLP limit; an oversized one is answered 413 and recorded as a content-free `body_too_large` rejection.
 import Type from 'typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { OTLP_CONTENT_TYPES, otlpEncodingOf } from '../../telemetry/otlp/decode.js';
 import { SIGNALS, type Signal } from '../../telemetry/otlp/proto.js';
@@ -59,29 +59,24 @@ export async function otlpRoutes(fastify: FastifyInstance, ctx: GatewayContext, 
       if ((error as { statusCode?: number }).statusCode === 413) await recordTooLarge(ctx.audit, request);
     });
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-    const ingest = async (request: FastifyRequest, signal: Signal) => {
+    /** Both routes: the receiver takes the body and the grant, and its answer goes out in the request's encoding. */
+    const ingest = async (request: FastifyRequest, reply: FastifyReply, signal: Signal) => {
       const grant = request.otlpGrant;
-      const result = await telemetry.receiver.ingest(signal, request.body as Buffer, {
+      const { answer } = await telemetry.receiver.ingest(signal, request.body as Buffer, {
         encoding: otlpEncodingOf(request.headers['content-type'])!,
         contentEncoding: request.headers['content-encoding'],
         source: grant?.source,
         refusedSources: grant?.refusedSources,
       });
-      return result.answer;
+      return reply.type(answer.contentType).send(answer.body);
     };
     const options = { bodyLimit: SIDECAR_LIMITS.otlpBodyBytes };
     for (const signal of SIGNALS) {
-      app.post(`/v1/${signal}`, { ...options, config: { auth: 'otlp' }, schema: { summary: `OTLP/HTTP ${signal} (application/json or application/x-protobuf, gzip allowed)`, response: OTLP_ANSWER } }, async (request, reply) => {
-        const answer = await ingest(request, signal);
-        return reply.type(answer.contentType).send(answer.body);
-      });
+      app.post(`/v1/${signal}`, { ...options, config: { auth: 'otlp' }, schema: { summary: `OTLP/HTTP ${signal} (application/json or application/x-protobuf, gzip allowed)`, response: OTLP_ANSWER } }, async (request, reply) => ingest(request, reply, signal));
     }
     app.post('/otlp/:source/:token/v1/:signal', {
       ...options, config: { auth: 'otlp-path' },
       schema: { summary: 'OTLP/HTTP with the scoped token in the path (loopback only)', params: PathParams, response: OTLP_ANSWER },
-    }, async (request, reply) => {
-      const answer = await ingest(request, request.params.signal);
-      return reply.type(answer.contentType).send(answer.body);
-    });
+    }, async (request, reply) => ingest(request, reply, request.params.signal));
   });
 }

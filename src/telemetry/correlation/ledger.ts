@@ -133,6 +133,19 @@ const SOURCES: SourceQuery[] = [
 
 const placeholders = (n: number) => Array(n).fill('?').join(', ');
 
+/** The condition matching a source's rows to the scope (any of its sessions, traces, tool calls or records);
+ *  undefined when the source has no column for anything in the scope. */
+function scopeWhere(columns: SourceQuery['columns'], scope: Scope): { sql: string; params: unknown[] } | undefined {
+  const any: string[] = [];
+  const params: unknown[] = [];
+  for (const [column, values] of [[columns.session, scope.sessions], [columns.trace, scope.traces], [columns.tool, scope.tools], [columns.id, scope.records]] as const) {
+    if (!column || values.length === 0) continue;
+    any.push(`${column} IN (${placeholders(values.length)})`);
+    params.push(...values);
+  }
+  return any.length === 0 ? undefined : { sql: any.join(' OR '), params };
+}
+
 export class CorrelationLedger {
   constructor(private readonly auditDb: Database.Database, private readonly telemetryDb: Database.Database) {}
 
@@ -171,19 +184,10 @@ export class CorrelationLedger {
 
   private rows(source: SourceQuery, scope: Scope, after: Position | undefined, limit: number, extra = ''): LedgerItem[] {
     const { columns } = source;
-    const any: string[] = [];
-    const params: unknown[] = [];
-    const match = (column: string | undefined, values: string[]) => {
-      if (!column || values.length === 0) return;
-      any.push(`${column} IN (${placeholders(values.length)})`);
-      params.push(...values);
-    };
-    match(columns.session, scope.sessions);
-    match(columns.trace, scope.traces);
-    match(columns.tool, scope.tools);
-    match(columns.id, scope.records);
-    if (any.length === 0) return [];
-    let sql = `SELECT ${source.select} FROM ${source.table} WHERE (${any.join(' OR ')})${extra}`;
+    const where = scopeWhere(columns, scope);
+    if (!where) return [];
+    const params = where.params;
+    let sql = `SELECT ${source.select} FROM ${source.table} WHERE (${where.sql})${extra}`;
     if (after) {
       sql += ` AND (${columns.timestamp} > ? OR (${columns.timestamp} = ? AND ${columns.id} > ?))`;
       params.push(after.timestamp, after.timestamp, after.id);
@@ -273,16 +277,9 @@ export class CorrelationLedger {
     const scope = this.scope(anchor);
     const counts: Record<string, number> = {};
     const count = (db: Database.Database, table: string, cols: SourceQuery['columns'], group: string) => {
-      const any: string[] = [];
-      const params: unknown[] = [];
-      for (const [col, values] of [[cols.session, scope.sessions], [cols.trace, scope.traces], [cols.tool, scope.tools], [cols.id, scope.records]] as const) {
-        if (col && values.length > 0) {
-          any.push(`${col} IN (${placeholders(values.length)})`);
-          params.push(...values);
-        }
-      }
-      if (any.length === 0) return;
-      for (const row of db.prepare(`SELECT ${group} AS k, count(*) AS n FROM ${table} WHERE ${any.join(' OR ')} GROUP BY k`).all(...params) as { k: string; n: number }[]) {
+      const where = scopeWhere(cols, scope);
+      if (!where) return;
+      for (const row of db.prepare(`SELECT ${group} AS k, count(*) AS n FROM ${table} WHERE ${where.sql} GROUP BY k`).all(...where.params) as { k: string; n: number }[]) {
         counts[row.k] = (counts[row.k] ?? 0) + row.n;
       }
     };

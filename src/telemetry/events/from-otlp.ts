@@ -3,6 +3,7 @@
 // `telemetry.store_prompt_text` put it in the record; the writer redacts every string before it leaves.
 import { EVENT_SCHEMA, type EventRecord } from './record.js';
 import type { TelemetryRecord } from '../records.js';
+import type { Signal } from '../otlp/proto.js';
 
 export function recordFromOtlp(record: TelemetryRecord): EventRecord {
   const name = record.record_type === 'agent_event' ? record.event_name : record.name;
@@ -23,8 +24,8 @@ export function recordFromOtlp(record: TelemetryRecord): EventRecord {
   };
 }
 
-/** The OTLP signal a stored record came from, for the `warden_otlp_records_total` counter. */
-export function otlpSignal(record: TelemetryRecord): 'logs' | 'traces' | 'metrics' {
+/** The OTLP signal a stored record came from, for the `warden_otlp_records_received_total` counter. */
+export function otlpSignal(record: TelemetryRecord): Signal {
   if (record.record_type === 'span') return 'traces';
   return record.record_type === 'metric' ? 'metrics' : 'logs';
 }

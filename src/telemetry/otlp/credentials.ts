@@ -22,7 +22,7 @@ interface CredentialsFile {
   sources: Record<string, StoredCredential>;
 }
 
-export const isScopedSource = (source: string): boolean => (SCOPED_SOURCES as readonly string[]).includes(source);
+const isScopedSource = (source: string): boolean => (SCOPED_SOURCES as readonly string[]).includes(source);
 
 function readFile(path: string): CredentialsFile {
   let text: string;
@@ -44,7 +44,7 @@ function readFile(path: string): CredentialsFile {
 export class ScopedCredentials {
   private readonly digests: [source: string, digest: Buffer][];
 
-  constructor(private readonly path: string) {
+  constructor(path: string) {
     this.digests = Object.entries(readFile(path).sources).map(([source, entry]) => [source, Buffer.from(entry.sha256, 'hex')]);
   }
 
@@ -92,9 +92,5 @@ export class ScopedCredentials {
     delete file.sources[source];
     writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`, 0o600);
     return true;
-  }
-
-  get file(): string {
-    return this.path;
   }
 }

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../../db/open.js';
-import type { AgentEventRecord, SpanRecord, TelemetryRecord } from '../records.js';
+import type { TelemetryRecord } from '../records.js';
 import { TELEMETRY_LIMITS } from '../limits.js';
 import { TELEMETRY_SCHEMA } from './schema.js';
 
@@ -58,23 +58,6 @@ class BatchInsert {
     }
     return statement;
   }
-}
-
-/** A stored row as the record it was written from. */
-export function eventFromRow(row: Record<string, unknown>): AgentEventRecord {
-  const out: Record<string, unknown> = { record_type: 'agent_event' };
-  for (const column of EVENT_COLUMNS) {
-    const v = row[column];
-    if (v === null || v === undefined) continue;
-    out[column] = column === 'attributes' ? JSON.parse(v as string) : column === 'success' ? v === 1 : v;
-  }
-  return out as unknown as AgentEventRecord;
-}
-
-export function spanFromRow(row: Record<string, unknown>): SpanRecord {
-  const out: Record<string, unknown> = { record_type: 'span' };
-  for (const column of SPAN_COLUMNS) if (row[column] !== null && row[column] !== undefined) out[column] = row[column];
-  return out as unknown as SpanRecord;
 }
 
 export class TelemetryStore {
