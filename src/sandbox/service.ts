@@ -186,18 +186,12 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
     get state() { return state; },
     get reason() { return reason; },
     manager, driverName: driver.name, limits: driver.limits, startedAt, activity, approvals, unblocks, ingress,
-    unblock: (request) => {
-      const result = unblock({
-        unblocks, emit, persistAlways: writeAlways,
-        lastRefusal: (sandbox, host) => refusals?.lastRefusal(sandbox, host),
-        sandboxes: () => store.all().map((record) => record.name),
-      }, request);
-      // A large-upload cut is the proxy's own state, not a policy refusal: lift it there too.
-      for (const name of request.sandbox ? [request.sandbox] : store.all().map((record) => record.name)) {
-        ownProxy?.unblockUploads(name, result.answer.host);
-      }
-      return result;
-    },
+    unblock: (request) => unblock({
+      unblocks, emit, persistAlways: writeAlways,
+      lastRefusal: (sandbox, host) => refusals?.lastRefusal(sandbox, host),
+      liftRefusal: (sandbox, host) => void ownProxy?.unblockUploads(sandbox, host),
+      sandboxes: () => store.all().map((record) => record.name),
+    }, request),
     applyConfig: (next) => {
       egressSettings = next.openshell.egress;
       unblocks.applyConfig(next.openshell.egress);

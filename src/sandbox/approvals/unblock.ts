@@ -23,6 +23,8 @@ export interface UnblockDeps {
   sandboxes(): string[];
   persistAlways(host: string, list: AlwaysList): { config: Config; changed: boolean };
   emit(event: ActivityInput): void;
+  /** Lifts what the egress proxy holds of a refusal itself (a large-upload cut is its own state, not policy). */
+  liftRefusal?(sandbox: string, host: string): void;
 }
 
 export interface UnblockRequest {
@@ -74,6 +76,7 @@ export function unblock(deps: UnblockDeps, request: UnblockRequest): { answer: U
     const added = deps.unblocks.add(sandbox!, host);
     message = added ? `${host} unblocked for sandbox ${sandbox}` : `${host} was already unblocked for sandbox ${sandbox}`;
   }
+  for (const refusal of refusals) deps.liftRefusal?.(refusal.name, host);
   const scope = always ? 'always' : 'sandbox';
   deps.emit({
     kind: 'egress.unblocked', sandbox: sandbox ?? EVERY_SANDBOX, host, category: refusals[0]!.category, unblockable: true, reason: scope, message,
