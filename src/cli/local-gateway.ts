@@ -26,6 +26,25 @@ export async function getJson(gateway: LocalGateway, path: string, timeoutMs = 3
   return body;
 }
 
+/** The gateway's answer to a POST: its status and its JSON body (`{}` when the body is not JSON). */
+export interface PostAnswer<T extends object> {
+  ok: boolean;
+  status: number;
+  body: Partial<T>;
+}
+
+/** A POST to the gateway with `body` as JSON (none when undefined). Throws when the gateway cannot be reached
+ *  (describeFetchError names why). */
+export async function postJson<T extends object>(gateway: LocalGateway, path: string, body?: unknown, timeoutMs = 10_000): Promise<PostAnswer<T>> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { ...gateway.headers, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return { ok: response.ok, status: response.status, body: (await response.json().catch(() => ({}))) as Partial<T> };
+}
+
 /** The message of a failed fetch, with the network cause that undici hides in `cause`. */
 export function describeFetchError(err: unknown): string {
   const error = err as Error & { cause?: { code?: string; message?: string } };

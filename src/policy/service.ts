@@ -5,6 +5,7 @@
 // reload() compiles the new policy completely before swapping it in, so a bad module leaves the running one.
 import type { AssetEntry, AssetType, Config } from '../config/schema.js';
 import { WardenError } from '../errors.js';
+import { isObject } from '../util/json.js';
 import { canonicalHost } from './address.js';
 import { loadPolicySources } from './files.js';
 import { POLICY_LIMITS } from './limits.js';
@@ -198,9 +199,7 @@ function mergeData(under: Record<string, unknown>, over: Record<string, unknown>
   const out: Record<string, unknown> = { ...under };
   for (const [key, value] of Object.entries(over)) {
     const below = out[key];
-    out[key] = isPlainObject(value) && isPlainObject(below) ? mergeData(below, value) : value;
+    out[key] = isObject(value) && isObject(below) ? mergeData(below, value) : value;
   }
   return out;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -36,7 +36,7 @@ export function registerAlerts(program: Command): void {
     .option('--limit <n>', 'how many alerts to list (1-500, default 50)', limitOf)
     .option('--json', 'print the raw answer')
     .action(async (options: { ack?: string; note?: string; limit?: number; json?: boolean }) => {
-      const { describeFetchError, getJson, localGateway } = await import('../local-gateway.js');
+      const { describeFetchError, getJson, localGateway, postJson } = await import('../local-gateway.js');
       const gateway = localGateway();
       try {
         if (options.ack === undefined) {
@@ -44,15 +44,14 @@ export function registerAlerts(program: Command): void {
           process.stdout.write(options.json ? `${JSON.stringify(body, null, 2)}\n` : formatAlerts(body.alerts));
           return;
         }
-        const response = await fetch(`${gateway.url}/api/v1/alerts/disposition`, {
-          method: 'POST',
-          headers: { ...gateway.headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ alert_ids: [options.ack], disposition: 'acknowledged', note: options.note ?? '', apply: true }),
-          signal: AbortSignal.timeout(10_000),
+        const { ok, status, body } = await postJson<{ error: string; code: string; changes: unknown[]; not_found: string[] }>(gateway, '/api/v1/alerts/disposition', {
+          alert_ids: [options.ack],
+          disposition: 'acknowledged',
+          note: options.note ?? '',
+          apply: true,
         });
-        const body = (await response.json().catch(() => ({}))) as { error?: string; code?: string; changes?: unknown[]; not_found?: string[] };
-        if (!response.ok) {
-          process.stderr.write(`warden: acknowledgement refused: ${body.error ?? `HTTP ${response.status}`}${body.code ? ` (${body.code})` : ''}\n`);
+        if (!ok) {
+          process.stderr.write(`warden: acknowledgement refused: ${body.error ?? `HTTP ${status}`}${body.code ? ` (${body.code})` : ''}\n`);
           process.exitCode = 1;
         } else if (options.json) {
           process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);

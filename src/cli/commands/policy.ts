@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import type { PostAnswer } from '../local-gateway.js';
 
 interface EvalOptions { input?: string; dir?: string }
 
@@ -72,19 +73,19 @@ export function registerPolicy(program: Command): void {
     .command('reload')
     .description('make the running gateway reload its policy_dir (a module that does not compile leaves the running policy)')
     .action(async () => {
-      const { describeFetchError, localGateway } = await import('../local-gateway.js');
+      const { describeFetchError, localGateway, postJson } = await import('../local-gateway.js');
       const gateway = localGateway();
-      let response: Response;
+      let answer: PostAnswer<{ policy_dir: string | null; error: string; code: string }>;
       try {
-        response = await fetch(`${gateway.url}/policy/reload`, { method: 'POST', headers: { ...gateway.headers, 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000) });
+        answer = await postJson(gateway, '/policy/reload');
       } catch (err) {
         process.stderr.write(`warden: gateway not reachable at ${gateway.url}: ${describeFetchError(err)}\n`);
         process.exitCode = 1;
         return;
       }
-      const body = (await response.json().catch(() => ({}))) as { policy_dir?: string | null; error?: string; code?: string };
-      if (!response.ok) {
-        process.stderr.write(`warden: reload refused, the running policy stays: ${body.error ?? `HTTP ${response.status}`}${body.code ? ` (${body.code})` : ''}\n`);
+      const { body } = answer;
+      if (!answer.ok) {
+        process.stderr.write(`warden: reload refused, the running policy stays: ${body.error ?? `HTTP ${answer.status}`}${body.code ? ` (${body.code})` : ''}\n`);
         process.exitCode = 1;
         return;
       }

@@ -68,10 +68,6 @@ export function isObject(v: Value | undefined): v is RObject {
   return v instanceof RObject;
 }
 
-export function isSet(v: Value | undefined): v is RSet {
-  return v instanceof RSet;
-}
-
 /** Normal form of a number: a safe integer is a `number`, a larger one a `bigint`, a fraction a `number`. */
 export function normNum(n: number | bigint): number | bigint {
   if (typeof n === 'bigint') {

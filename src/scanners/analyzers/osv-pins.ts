@@ -60,8 +60,8 @@ function parseTomlTable(text: string | undefined): TomlTable | undefined {
   }
 }
 
-const tableAt = (value: unknown): Record<string, unknown> | undefined =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+/** A TOML table (or JSON object) value, else undefined. */
+const tableAt = (value: unknown): JsonObject | undefined => (isObject(value) ? value : undefined);
 
 /** Where a section's header `[name]` ends, so a key is looked for in its own section; 0 when not found. */
 function sectionStart(text: string, name: string): number {
@@ -149,8 +149,7 @@ const SEMVER_EXACT = /^=?\s*v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.
 
 /** The file's top-level JSON object; undefined when it is not JSON (the static analyzers see the file anyway). */
 function parseJsonObject(text: string | undefined): JsonObject | undefined {
-  const value = parseJson(text ?? '');
-  return isObject(value) ? value : undefined;
+  return tableAt(parseJson(text ?? ''));
 }
 
 /** Line of the first `"key": <valuePattern>` in a JSON text, when there is one. */

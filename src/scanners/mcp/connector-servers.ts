@@ -1,7 +1,7 @@
 // The MCP servers a connector's agent has configured, read from the agent's own configuration files (the
 // sidecar's GET /mcps). Only what identifies a server is returned: headers and environment can hold keys.
 // A file that is missing, unreadable or malformed contributes nothing (spec: such input gives an empty list).
-import { join } from 'node:path';
+import { expandHome } from '../paths.js';
 import { AGENT_MCP_CONFIGS, readDefinitions, type McpAgent } from './definitions.js';
 
 /** Warden connector name → the MCP agent whose configuration files hold its servers. */
@@ -25,10 +25,10 @@ export interface ConnectorMcpServer {
   source?: string;
 }
 
-export function connectorConfigFiles(connector: string, home: string): string[] {
+function connectorConfigFiles(connector: string, home: string): string[] {
   const agent = CONNECTOR_AGENTS[connector];
   const files = connector === 'openclaw' ? [OPENCLAW_CONFIG] : AGENT_MCP_CONFIGS.filter((c) => c.agent === agent).map((c) => c.path);
-  return files.map((file) => join(home, file.slice(2)));
+  return files.map((file) => expandHome(file, home));
 }
 
 export function connectorMcpServers(connector: string, home: string): ConnectorMcpServer[] {
