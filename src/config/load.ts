@@ -49,11 +49,17 @@ export function loadConfigFile(path: string, options: ParseOptions = {}): Loaded
     throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
   }
   const sha256 = createHash('sha256').update(text).digest('hex');
-  const version = migratableVersion(text);
-  if (version !== undefined && options.legacy) {
-    return { config: parseConfig(options.legacy(text, path, version), `${path} (migrated in memory)`), path, sha256, migratedFrom: version };
-  }
-  return { config: parseConfig(text, path, options), path, sha256 };
+  return { ...parseMigrating(text, path, options.legacy), path, sha256 };
+}
+
+/**
+ * Parses `text`, first converting it with `legacy` when it is an older version the migration takes. Without
+ * `legacy` the version is not even looked at here: checkVersion refuses an older file with its message.
+ */
+function parseMigrating(text: string, path: string, legacy?: LegacyConversion): { config: Config; migratedFrom?: number } {
+  const version = legacy ? migratableVersion(text) : undefined;
+  if (version === undefined || !legacy) return { config: parseCurrent(text, path) };
+  return { config: parseCurrent(legacy(text, path, version), `${path} (migrated in memory)`), migratedFrom: version };
 }
 
 /** config_version of a text the migration can convert (7 or 8), else undefined (checkVersion reports the rest). */
@@ -63,8 +69,11 @@ function migratableVersion(text: string): number | undefined {
 }
 
 export function parseConfig(text: string, path: string, options: ParseOptions = {}): Config {
-  const version = options.legacy ? migratableVersion(text) : undefined;
-  if (version !== undefined && options.legacy) return parseConfig(options.legacy(text, path, version), `${path} (migrated in memory)`);
+  return parseMigrating(text, path, options.legacy).config;
+}
+
+/** Parses and validates a config_version 9 text (an older one is refused by checkVersion). */
+function parseCurrent(text: string, path: string): Config {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
   const yamlError = doc.errors[0];

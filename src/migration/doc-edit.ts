@@ -28,10 +28,8 @@ export function remove(doc: Document, path: Path): void {
   }
 }
 
+/** A list or mapping of scalars only, short enough for one line (Object.values takes a list's items too). */
 function isShort(value: unknown): boolean {
-  if (Array.isArray(value)) return value.every((v) => v === null || typeof v !== 'object') && JSON.stringify(value).length <= 80;
-  if (value !== null && typeof value === 'object') {
-    return Object.values(value).every((v) => v === null || typeof v !== 'object') && JSON.stringify(value).length <= 80;
-  }
-  return false;
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value).every((v) => v === null || typeof v !== 'object') && JSON.stringify(value).length <= 80;
 }

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { ConfigError, type LegacyConversion } from '../config/load.js';
+import { CURRENT_CONFIG_VERSION } from '../config/schema.js';
 import { migrationDeps } from './index.js';
 import { configVersionOf, detectScope, type MigrationDeps } from './run.js';
 import type { MigrationInput, MigrationPlan } from './types.js';
@@ -22,7 +23,7 @@ export async function inMemoryMigration(home: string, given?: MigrationDeps): Pr
     return undefined; // the loader reports a missing file itself
   }
   const version = configVersionOf(text);
-  if (version === undefined || version >= 9) return undefined;
+  if (version === undefined || version >= CURRENT_CONFIG_VERSION) return undefined;
   let deps: MigrationDeps;
   let input: MigrationInput;
   try {

@@ -41,37 +41,42 @@ export async function readHome(home: string, scope: MigrationScope, now = new Da
   const config = await reader.file(V8_HOME.config);
   if (!config) throw new HomeUnreadableError(`${join(home, V8_HOME.config)}: no such file`);
   const configText = config.toString('utf8');
+  const v8 = parsedConfig(configText);
   const files = new Map<string, HomeFile>();
   const keep = (path: string, bytes: Buffer | undefined) => bytes && files.set(path, { path, bytes });
 
   for (const path of V8_HOME.singleFiles) keep(path, await reader.file(path));
   for (const path of await reader.folder(V8_HOME.regoDir, (n) => n.endsWith('.rego'))) keep(path, await reader.file(path));
   for (const path of await reader.folder(V8_HOME.signaturePacksDir, () => true)) keep(path, await reader.file(path));
-  const policy = skillScannerPolicyFile(configText, root);
+  const policy = skillScannerPolicyFile(v8, configText, root);
   if (policy) keep(policy, await reader.file(policy));
-  for (const rel of packFolders(configText, root)) {
+  for (const rel of packFolders(v8, root)) {
     for (const folder of [rel, `${rel}-1.0`]) {
       for (const path of await reader.folder(folder, (n) => /\.ya?ml$/.test(n))) keep(path, await reader.file(path));
     }
   }
-  for (const path of await agentConfigs(configText, userHome)) keep(path.key, path.bytes);
+  for (const path of await agentConfigs(v8, userHome)) keep(path.key, path.bytes);
   return { home: root, scope, configText, files, actionsRows: await reader.actionsRows(V8_HOME.auditDb), now };
 }
 
+/** config.yaml as a mapping, parsed once for the helpers below; one that does not parse is left for migrate() to report. */
+function parsedConfig(configText: string): Record<string, unknown> | undefined {
+  try {
+    return asRecord(parse(configText));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The agents' MCP configuration files (and OpenClaw's `claw.config_file`) found in the user's home folder. */
-async function agentConfigs(configText: string, userHome: string): Promise<{ key: string; bytes: Buffer }[]> {
+async function agentConfigs(config: Record<string, unknown> | undefined, userHome: string): Promise<{ key: string; bytes: Buffer }[]> {
   let root: string;
   try {
     root = await realpath(userHome);
   } catch {
     return [];
   }
-  let clawFile: unknown;
-  try {
-    clawFile = asRecord(asRecord(parse(configText))?.claw)?.config_file;
-  } catch {
-    clawFile = undefined;
-  }
+  const clawFile = asRecord(config?.claw)?.config_file;
   const keys = new Set(AGENT_MCP_CONFIGS.map((c) => c.path));
   if (typeof clawFile === 'string' && clawFile.startsWith('~/')) keys.add(clawFile);
   const reader = new HomeReader(root, 'skip');
@@ -83,27 +88,16 @@ async function agentConfigs(configText: string, userHome: string): Promise<{ key
   return found;
 }
 
-/** Home-relative folders named by rule_pack_dir; a config that does not parse is left for migrate() to report. */
-function packFolders(configText: string, home: string): string[] {
-  let config: Record<string, unknown> | undefined;
-  try {
-    config = asRecord(parse(configText));
-  } catch {
-    return [];
-  }
+/** Home-relative folders named by rule_pack_dir. */
+function packFolders(config: Record<string, unknown> | undefined, home: string): string[] {
   const dataDir = typeof config?.data_dir === 'string' ? config.data_dir : undefined;
   const rels = rulePackDirs(config).map(({ dir }) => homeRelative(dir, home, dataDir));
   return [...new Set(rels.filter((r): r is string => r !== undefined && r !== ''))];
 }
 
 /** The home-relative path of a file `scanners.skill_scanner.policy` names (rule 6); not a preset name. */
-function skillScannerPolicyFile(configText: string, home: string): string | undefined {
-  let policy: unknown;
-  try {
-    policy = asRecord(asRecord(asRecord(parse(configText))?.scanners)?.skill_scanner)?.policy;
-  } catch {
-    return undefined;
-  }
+function skillScannerPolicyFile(config: Record<string, unknown> | undefined, configText: string, home: string): string | undefined {
+  const policy = asRecord(asRecord(config?.scanners)?.skill_scanner)?.policy;
   if (typeof policy !== 'string' || !/[/\\]|\.ya?ml$/.test(policy)) return undefined;
   return homeFileKey(configText, home, policy);
 }

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { ConfigError } from '../config/load.js';
+import { CURRENT_CONFIG_VERSION } from '../config/schema.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { applyPlan, finishPendingOperations, sha256, type ApplyStep } from './apply.js';
 import { CLIENT_MANAGED_MARKER, JOURNAL_FILE, RECORD_FILE } from './files-left.js';
@@ -68,23 +69,24 @@ export function readRecord(home: string): MigrationRecord | undefined {
 }
 
 export async function runMigration(deps: MigrationDeps, home: string, options: RunOptions = {}): Promise<RunOutcome> {
+  const configPath = join(home, 'config.yaml');
   let configText: string;
   try {
-    configText = readFileSync(join(home, 'config.yaml'), 'utf8');
+    configText = readFileSync(configPath, 'utf8');
   } catch (err) {
-    throw new ConfigError(`cannot read ${join(home, 'config.yaml')}: ${(err as Error).message} (a first \`warden start\` writes a version 9 file)`);
+    throw new ConfigError(`cannot read ${configPath}: ${(err as Error).message} (a first \`warden start\` writes a version ${CURRENT_CONFIG_VERSION} file)`);
   }
   const scope = options.scope ?? detectScope(home, configText);
   if (scope === 'client-managed') return { status: 'client-managed', scope };
 
   // A run killed after its commit left a journal: finish it first (a dry run only reports it).
   const finishedInterrupted = options.dryRun ? false : finishPendingOperations(home).finished;
-  const current = finishedInterrupted ? readFileSync(join(home, 'config.yaml'), 'utf8') : configText;
+  const current = finishedInterrupted ? readFileSync(configPath, 'utf8') : configText;
   const fromVersion = configVersionOf(current);
-  if (fromVersion !== undefined && fromVersion > 9) {
-    throw new ConfigError(`${join(home, 'config.yaml')}: config_version ${fromVersion} is newer than this Warden supports (9); upgrade Warden`);
+  if (fromVersion !== undefined && fromVersion > CURRENT_CONFIG_VERSION) {
+    throw new ConfigError(`${configPath}: config_version ${fromVersion} is newer than this Warden supports (${CURRENT_CONFIG_VERSION}); upgrade Warden`);
   }
-  if (fromVersion === 9) {
+  if (fromVersion === CURRENT_CONFIG_VERSION) {
     const record = readRecord(home);
     const acknowledged = Boolean(options.ack && record && !options.dryRun);
     if (acknowledged && record && !record.acknowledged) {
@@ -96,7 +98,7 @@ export async function runMigration(deps: MigrationDeps, home: string, options: R
   }
 
   if (options.v9StepOnly && fromVersion !== undefined && fromVersion < 8) {
-    throw new ConfigError(`${join(home, 'config.yaml')}: config_version ${fromVersion} needs the earlier steps too: run \`warden migrate\``);
+    throw new ConfigError(`${configPath}: config_version ${fromVersion} needs the earlier steps too: run \`warden migrate\``);
   }
   const input = await deps.readHome(home, scope, options.now, options.userHome);
   const plan = deps.migrate(input);

@@ -3,6 +3,7 @@
 // disk and a migration interrupted after its commit point, each with the command that settles it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CURRENT_CONFIG_VERSION } from '../config/schema.js';
 import { sha256 } from './apply.js';
 import { CLIENT_MANAGED_MARKER, JOURNAL_FILE } from './files-left.js';
 import { configVersionOf, readRecord } from './run.js';
@@ -25,7 +26,7 @@ export function migrationStatus(home: string): MigrationStatus | undefined {
     return { outcome: 'warn', detail: 'an interrupted migration has file moves left: run `warden migrate` to finish them' };
   }
   const version = configVersionOf(configText);
-  if (version !== undefined && version < 9) {
+  if (version !== undefined && version < CURRENT_CONFIG_VERSION) {
     if (existsSync(join(home, CLIENT_MANAGED_MARKER))) {
       return { outcome: 'ok', detail: `client-managed profile at config_version ${version}: the client that manages it migrates it` };
     }

@@ -17,12 +17,7 @@ async function run(deps: MigrationDeps | undefined, options: RunOptions) {
   const { migrationDeps } = await import('../../migration/index.js');
   const { runMigration } = await import('../../migration/run.js');
   const { home } = wardenPaths(process.env);
-  // Looked up when first needed: a home already at 9 (or client-managed) needs no migration code at all.
-  const lazy: MigrationDeps = {
-    readHome: (...args) => migrationDeps(deps).readHome(...args),
-    migrate: (input) => migrationDeps(deps).migrate(input),
-  };
-  return { home, outcome: await runMigration(lazy, home, options) };
+  return { home, outcome: await runMigration(migrationDeps(deps), home, options) };
 }
 
 /** What tests replace: the migration, and where the output goes (standard output by default). */
