@@ -1,6 +1,6 @@
 // The `sandbox` subsystem of GET /health (spec, "Health"): present only when sandboxes are enabled or a
-// legacy standalone install is still around. `running` names the hook ingress folder and the egress proxy address
-// (the egress proxy: not configured yet), `degraded` names each failing part in last_error, `disabled` gives the
+// legacy standalone install is still around. `running` names the hook ingress folder and the egress proxy's
+// socket path (one per sandbox), `degraded` names each failing part in last_error, `disabled` gives the
 // reason, `error` the cause (sandbox routes then answer 503 unavailable), `stopped` while the listener restarts.
 import type { Config } from '../config/schema.js';
 import type { SandboxService } from '../sandbox/service.js';
@@ -16,7 +16,7 @@ function legacyStandaloneMessage(configPath: string): string {
   );
 }
 
-const NOT_CONFIGURED = 'not configured (the hook ingress and egress proxy come with step 11)';
+const NOT_CONFIGURED = 'not configured (sandboxes have loopback only)';
 
 export function reportSandboxHealth(
   health: HealthRegistry,
@@ -41,7 +41,7 @@ export function reportSandboxHealth(
   } else if (service.state === 'error') {
     health.set('sandbox', 'error', { last_error: service.reason ?? 'the sandbox runtime cannot be set up' });
   } else {
-    const details = { ingress: service.ingress?.address ?? NOT_CONFIGURED, egress: NOT_CONFIGURED, compute_driver: service.driverName, limits: service.limits };
+    const details = { ingress: service.ingress?.address ?? NOT_CONFIGURED, egress: service.egressAddress ?? NOT_CONFIGURED, compute_driver: service.driverName, limits: service.limits };
     if (service.state === 'degraded') health.set('sandbox', 'degraded', { last_error: service.reason ?? 'manager', details });
     else health.set('sandbox', 'running', { details });
   }

@@ -20,7 +20,7 @@ import { HookIngress, type EmitActivity, type HooksSettings } from './ingress/in
 import { SandboxManager } from './manager/manager.js';
 import { SandboxStore } from './manager/store.js';
 import { EgressProxy } from './egress/proxy.js';
-import { egressDir } from './egress/setup.js';
+import { egressDir, SOCKET_FILE } from './egress/setup.js';
 import type { EgressPort, GuardrailRoute } from './egress/types.js';
 import type { NewEgressRecord } from '../audit/egress.js';
 import type { FirewallInput, FirewallOutput } from '../policy/service.js';
@@ -89,6 +89,8 @@ export interface SandboxService {
   applyConfig(config: Config): void;
   /** The hook ingress (null while the manager does not run). */
   readonly ingress: HookIngress | null;
+  /** Where sandboxes reach the egress proxy (one Unix socket per sandbox); null without a proxy. */
+  readonly egressAddress: string | null;
   /** The listeners' hook pipeline and the `openshell.hooks` settings, handed over at each (re)start of the listeners. */
   attachHookPipeline(deps: HookPipelineDeps, hooks: HooksSettings): void;
   /** The listeners are closing: hook calls on the ingress answer 503 until the next attach. */
@@ -110,7 +112,7 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
       throw new Error('the sandbox service is not running');
     },
     applyConfig: () => {},
-    ingress: null, attachHookPipeline: () => {}, detachHookPipeline: () => {},
+    ingress: null, egressAddress: null, attachHookPipeline: () => {}, detachHookPipeline: () => {},
     close: async () => {},
   });
   if (!config.openshell.enabled) return idle('disabled', 'openshell.enabled is false');
@@ -186,6 +188,7 @@ export async function createSandboxService(options: SandboxServiceOptions): Prom
     get state() { return state; },
     get reason() { return reason; },
     manager, driverName: driver.name, limits: driver.limits, startedAt, activity, approvals, unblocks, ingress,
+    egressAddress: egress ? join(egressDir(root, '<sandbox>'), SOCKET_FILE) : null,
     unblock: (request) => unblock({
       unblocks, emit, persistAlways: writeAlways,
       lastRefusal: (sandbox, host) => refusals?.lastRefusal(sandbox, host),

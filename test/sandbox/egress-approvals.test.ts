@@ -42,6 +42,10 @@ describe('egress asks answered through the approvals API', () => {
     const created = await api.post('/sandboxes', { harness: 'shell', project: project(work, 'ask'), name: 'ask', host_ports: [port], no_snapshot: true });
     assert.equal(created.status, 201, created.text);
     assert.deepEqual([created.body.policy.network_mode, created.body.policy.approvals], ['policed', true]);
+    const status = (await api.get('/status')).body;
+    assert.equal(status.egress_addr, join(gw.home.dir, 'sandboxes', '<sandbox>', 'egress', 'proxy.sock'), 'status names the egress socket');
+    const health = (await (await fetch(`${gw.url}/health`)).json()) as { subsystems: { sandbox: { details: { egress: string } } } };
+    assert.equal(health.subsystems.sandbox.details.egress, status.egress_addr);
 
     const manager = gw.gateway.sandbox!.manager!;
     const request = manager.exec('ask', ['/bin/sh', '-c', `curl -sS --max-time 100 http://host.warden.internal:${port}/held 2>&1; echo " exit=$?"`], { timeoutMs: 120_000 });

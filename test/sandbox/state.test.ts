@@ -128,7 +128,7 @@ describe('sandbox service states', () => {
     assert.deepEqual([off.state, off.reason], ['disabled', 'openshell.enabled is false']);
   });
 
-  it('is running with the driver, the limit mechanism and the hook ingress folder; egress not configured yet', async () => {
+  it('is running with the driver, the limit mechanism and the hook ingress folder; without an egress proxy, egress not configured', async () => {
     const service = await make({});
     try {
       assert.equal(service.state, 'running', service.reason ?? '');

@@ -71,9 +71,9 @@ export async function sandboxRoutes(parent: FastifyInstance, ctx: GatewayContext
         available: manager !== null,
         reason,
         gateway: { compute_driver: service?.driverName ?? 'bwrap', limits: service?.limits ?? null, state: service?.state ?? 'error' },
-        // The hook ingress: the folder holding each running sandbox's socket. The egress proxy arrives with step 11.
+        // Both are Unix sockets, one per running sandbox: the ingress folder, and the egress proxy's socket path.
         ingress_addr: service?.ingress?.address ?? null,
-        egress_addr: null,
+        egress_addr: service?.egressAddress ?? null,
         // Empty (the default) means the shipped `default` pack and the pack itself.
         pack: config.openshell.pack || 'default',
         profile: config.openshell.profile || 'default',
