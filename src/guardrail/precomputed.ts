@@ -51,7 +51,7 @@ const RULE_ID = /^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+$/;
  * `SEVERITY_HIGH` or `HIGH_SEVERITY`). An unsafe answer with no usable severity counts as HIGH when the service
  * says Block and MEDIUM otherwise: "unsafe" must never come out as a clean allow.
  */
-export function remoteSeverity(result: RemoteResult): VerdictSeverity {
+function remoteSeverity(result: RemoteResult): VerdictSeverity {
   const word = (result.severity ?? '').toUpperCase().replace(/^SEVERITY_|_SEVERITY$/g, '');
   const known = ['NONE', 'INFO', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
   const severity = known.find((s) => s === word);
