@@ -34,7 +34,7 @@ export interface DiscoveryOptions {
   record?: boolean;
 }
 
-export const discoveryDbPath = (wardenHome: string) => join(wardenHome, 'discovery.db');
+const discoveryDbPath = (wardenHome: string) => join(wardenHome, 'discovery.db');
 
 export class DiscoveryDisabled extends WardenError {
   constructor() {

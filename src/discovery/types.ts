@@ -3,6 +3,7 @@
 // models and components behind them, and the scan report that holds them all. Names, paths, ports and model
 // ids only: never a variable's value, a process's arguments or a configuration's secrets.
 import Type, { type Static } from 'typebox';
+import { DISCOVERY_LIMITS } from './limits.js';
 
 export const EVIDENCE_KINDS = ['process', 'config_path', 'ide_extension', 'mcp_server', 'listening_port', 'api_probe', 'dependency', 'env_key'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
@@ -77,13 +78,15 @@ export const LocalModel = Type.Object(
 );
 export type LocalModel = Static<typeof LocalModel>;
 
+/** The cap a posted report is refused beyond (DISCOVERY_LIMITS), stated once for every list. */
+const PER_REPORT = DISCOVERY_LIMITS.signalsPerReport;
 /** What the scanner finds, before scoring: also the shape of a posted report's findings. */
-export const findingsFields = {
-  signals: Type.Array(UnscoredSignal, { default: [], maxItems: 5000 }),
-  processes: Type.Array(ProcessSeen, { default: [], maxItems: 5000 }),
-  endpoints: Type.Array(Endpoint, { default: [], maxItems: 5000 }),
-  local_models: Type.Array(LocalModel, { default: [], maxItems: 5000 }),
-  components: Type.Array(Component, { default: [], maxItems: 5000 }),
+const findingsFields = {
+  signals: Type.Array(UnscoredSignal, { default: [], maxItems: PER_REPORT }),
+  processes: Type.Array(ProcessSeen, { default: [], maxItems: PER_REPORT }),
+  endpoints: Type.Array(Endpoint, { default: [], maxItems: PER_REPORT }),
+  local_models: Type.Array(LocalModel, { default: [], maxItems: PER_REPORT }),
+  components: Type.Array(Component, { default: [], maxItems: PER_REPORT }),
 };
 export const Findings = Type.Object(findingsFields, { additionalProperties: false });
 export type Findings = Static<typeof Findings>;

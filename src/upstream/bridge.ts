@@ -16,7 +16,7 @@ export class InvalidConfigPathError extends WardenError {
 }
 
 /** Path segments and a value as the partial document `{a: {b: {c: value}}}` that config.patch merges. */
-export function partialConfig(segments: readonly string[], value: unknown): Record<string, unknown> {
+function partialConfig(segments: readonly string[], value: unknown): Record<string, unknown> {
   if (segments.length === 0 || segments.some((s) => s.trim() === '' || FORBIDDEN_SEGMENTS.has(s))) {
     throw new InvalidConfigPathError(segments.join('.'));
   }

@@ -3,8 +3,9 @@
 // is the SHA-256 (hex) of the raw 32-byte public key, the public key travels as raw base64url, and the connect
 // request is signed over the "v3" payload (see signConnect). A stable key means one pairing record upstream.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { WardenError } from '../errors.js';
+import { readOrCreateSecretFile } from '../util/secret-file.js';
 
 export interface DeviceIdentity {
   deviceId: string;
@@ -47,17 +48,23 @@ function identityOf(privateKey: KeyObject): DeviceIdentity {
 }
 
 /**
- * Reads the device key at `path`, or creates it (exclusively, 0600) when absent. A key file that is a symlink,
- * not a regular file, or readable by others is refused: it is the credential the upstream pairing trusts.
+ * Reads the device key at `path`, or creates it (0600, whole or not at all: util/secret-file.ts) when absent. A key
+ * file that is a symlink, not a regular file, or readable by others is refused: it is the credential the upstream
+ * pairing trusts.
  */
 export function loadDeviceIdentity(path: string): DeviceIdentity {
+  return readOrCreateSecretFile(path, readDeviceIdentity,
+    () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+}
+
+function readDeviceIdentity(path: string): DeviceIdentity {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new WardenError('WARDEN_ERR_UPSTREAM_DEVICE_KEY', `cannot open upstream device key ${path} (${code ?? 'error'})`);
-    return createDeviceIdentity(path);
+    if (code === 'ENOENT') throw err; // created by readOrCreateSecretFile
+    throw new WardenError('WARDEN_ERR_UPSTREAM_DEVICE_KEY', `cannot open upstream device key ${path} (${code ?? 'error'})`);
   }
   try {
     const stat = fstatSync(fd);
@@ -67,23 +74,4 @@ export function loadDeviceIdentity(path: string): DeviceIdentity {
   } finally {
     closeSync(fd);
   }
-}
-
-function createDeviceIdentity(path: string): DeviceIdentity {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' });
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  } catch (err) {
-    // Another process created it first: use that one, so both sign with the same paired key.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadDeviceIdentity(path);
-    throw err;
-  }
-  try {
-    writeSync(fd, pem as string);
-  } finally {
-    closeSync(fd);
-  }
-  return identityOf(privateKey);
 }

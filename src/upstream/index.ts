@@ -10,7 +10,7 @@ import { loadDeviceIdentity } from './device-identity.js';
 
 export { UpstreamBridge } from './bridge.js';
 
-export function upstreamConfigured(settings: Settings): boolean {
+function upstreamConfigured(settings: Settings): boolean {
   return settings.config.gateway.upstream_enabled || settings.config.guardrail.connector === 'openclaw';
 }
 

@@ -15,6 +15,7 @@ import { homeOf } from '../../scanners/paths.js';
 import { redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { acceptNoBody, NO_BODY_LIMIT } from '../plugins/no-body.js';
+import { ErrorBody } from './answers.js';
 
 const PREFIX = '/api/v1/ai-usage';
 const Ecosystem = Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9][a-z0-9-]*$', description: '`npm`, `pypi`, `go`, `cargo`, `ide-extension` or `mcp`.' });
@@ -31,7 +32,6 @@ const ValidateBody = Type.Object(
   { content: Type.String({ minLength: 1, maxLength: DISCOVERY_LIMITS.packBytes, description: 'The candidate policy file\'s text (YAML or JSON).' }) },
   { additionalProperties: false },
 );
-const ErrorAnswer = Type.Object({ error: Type.String(), code: Type.String() });
 
 export function aiUsageRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -57,12 +57,12 @@ export function aiUsageRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
   // takes no body; its own instance accepts an empty one.
   app.register(async (instance) => {
     acceptNoBody(instance);
-    instance.post(`${PREFIX}/scan`, { bodyLimit: NO_BODY_LIMIT, schema: { response: { 200: ScanReport, 409: ErrorAnswer, 504: ErrorAnswer } } }, async (request) =>
+    instance.post(`${PREFIX}/scan`, { bodyLimit: NO_BODY_LIMIT, schema: { response: { 200: ScanReport, 409: ErrorBody, 504: ErrorBody } } }, async (request) =>
       audited(await service.scan(), request.headers['x-warden-client']),
     );
   });
 
-  const reportOptions = { bodyLimit: DISCOVERY_LIMITS.reportBytes, schema: { body: PostedReport, response: { 200: ScanReport, 409: ErrorAnswer } } };
+  const reportOptions = { bodyLimit: DISCOVERY_LIMITS.reportBytes, schema: { body: PostedReport, response: { 200: ScanReport, 409: ErrorBody } } };
   // A report is caller text: secrets the rule pack recognises in it are stored redacted, as in the audit trail.
   app.post('/api/v1/agents/discovery', reportOptions, async (request) =>
     audited(service.ingest(redactCallerData(ctx, request.body), 'scanner'), request.headers['x-warden-client']));
@@ -77,7 +77,7 @@ export function aiUsageRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
   const notSeen = (ecosystem: string, name: string) =>
     new WardenError('WARDEN_ERR_DISCOVERY_COMPONENT_UNKNOWN', `no scan has seen component ${ecosystem}/${name}`, { statusCode: 404 });
 
-  app.get(`${PREFIX}/components/:ecosystem/:name/locations`, { schema: { params: ComponentParams, response: { 200: ComponentLocations, 404: ErrorAnswer } } }, (request) => {
+  app.get(`${PREFIX}/components/:ecosystem/:name/locations`, { schema: { params: ComponentParams, response: { 200: ComponentLocations, 404: ErrorBody } } }, (request) => {
     const { ecosystem, name } = request.params;
     const found = service.locations(ecosystem, name);
     if (!found) throw notSeen(ecosystem, name);
@@ -86,7 +86,7 @@ export function aiUsageRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
 
   app.get(
     `${PREFIX}/components/:ecosystem/:name/history`,
-    { schema: { params: ComponentParams, querystring: HistoryQuery, response: { 200: ComponentHistory, 404: ErrorAnswer } } },
+    { schema: { params: ComponentParams, querystring: HistoryQuery, response: { 200: ComponentHistory, 404: ErrorBody } } },
     (request) => {
       const { ecosystem, name } = request.params;
       const found = service.history(ecosystem, name, request.query.limit);

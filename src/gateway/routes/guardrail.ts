@@ -21,6 +21,7 @@ import { TokenMatcher } from '../../util/token-matcher.js';
 import { redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { applyWrittenGuardrail } from '../reload.js';
+import { StatusOk } from './answers.js';
 
 const Identifier = (description: string) => Type.String({ minLength: 1, maxLength: 256, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/@+-]*$', description });
 /** Finite by construction: JSON has no NaN or Infinity, and a number too large for a double is refused. */
@@ -150,7 +151,7 @@ export function guardrailRoutes(fastify: FastifyInstance, ctx: GatewayContext): 
   const token = ctx.settings.token?.token;
   const matcher = token ? new TokenMatcher(token) : undefined;
 
-  app.post('/v1/guardrail/event', { schema: { body: EventBody, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async (request) => {
+  app.post('/v1/guardrail/event', { schema: { body: EventBody, response: { 200: StatusOk } } }, async (request) => {
     const { evaluation_id, direction, action, severity, reason, findings, connector, session_id, trace_id, ...metrics } = request.body;
     await ctx.audit.append({
       action: `guardrail-${direction}-${action}`,

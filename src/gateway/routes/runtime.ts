@@ -13,14 +13,14 @@ import { WardenError } from '../../errors.js';
 import { redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { acceptEmptyBody } from '../plugins/no-body.js';
+import { StatusOk } from './answers.js';
 
 /** The exact X-Warden-Client marker of the destination-test recorder (the operator CLI), as the spec writes it. */
-export const DESTINATION_TEST_CLIENT = 'python-cli';
+const DESTINATION_TEST_CLIENT = 'python-cli';
 
 const strict = { additionalProperties: false } as const;
 const Name = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$' });
 const Amount = (description: string) => Type.Number({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
-const Ok = Type.Object({ status: Type.Literal('ok') });
 
 const ShutdownBody = Type.Object({
   pid: Type.Integer({ minimum: 1, description: 'The gateway\'s process id (`GET /status` runtime.pid, or `$WARDEN_HOME/gateway.json`).' }),
@@ -107,7 +107,7 @@ export function runtimeRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     return { status: 'ok' as const, trace_id: traceId, span_id: spanId };
   });
 
-  app.post('/api/v1/watchdog/recovery', { schema: { body: WatchdogBody, response: { 200: Ok } } }, async (request) => {
+  app.post('/api/v1/watchdog/recovery', { schema: { body: WatchdogBody, response: { 200: StatusOk } } }, async (request) => {
     requireLoopback(request);
     const { reason, ...fields } = request.body;
     await ctx.audit.append({
@@ -117,7 +117,7 @@ export function runtimeRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     return { status: 'ok' as const };
   });
 
-  app.post('/api/v1/observability/destination-test/activity', { schema: { body: DestinationTestBody, response: { 200: Ok } } }, async (request) => {
+  app.post('/api/v1/observability/destination-test/activity', { schema: { body: DestinationTestBody, response: { 200: StatusOk } } }, async (request) => {
     requireLoopback(request);
     // Exactly one header with exactly the marker (Node joins repeated X- headers with ", ").
     if (request.headers['x-warden-client'] !== DESTINATION_TEST_CLIENT) {
