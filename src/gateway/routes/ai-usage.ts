@@ -12,7 +12,7 @@ import { DiscoveryService } from '../../discovery/service.js';
 import { PostedReport, ScanReport } from '../../discovery/types.js';
 import { WardenError } from '../../errors.js';
 import { homeOf } from '../../scanners/paths.js';
-import { redactCallerData } from '../caller-data.js';
+import { callerClient, redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { acceptNoBody, NO_BODY_LIMIT } from '../plugins/no-body.js';
 import { ErrorBody } from './answers.js';
@@ -42,9 +42,9 @@ export function aiUsageRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
   fastify.addHook('onClose', () => service.close());
 
   /** One audit row per recorded scan or report, with the counts only. */
-  const audited = async (report: ScanReport, actor: unknown) => {
+  const audited = async (report: ScanReport, actor: string | undefined) => {
     await ctx.audit.append({
-      action: `ai-usage-${report.source}`, target: report.host, severity: 'INFO', actor: typeof actor === 'string' ? actor : undefined,
+      action: `ai-usage-${report.source}`, target: report.host, severity: 'INFO', actor,
       details: `${report.signals.length} signals, ${report.components.length} components`,
       structured: { scan_id: report.scan_id, truncated: report.truncated, packs_refused: report.packs_refused.map((p) => p.path) },
     });
@@ -58,16 +58,16 @@ export function aiUsageRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
   app.register(async (instance) => {
     acceptNoBody(instance);
     instance.post(`${PREFIX}/scan`, { bodyLimit: NO_BODY_LIMIT, schema: { response: { 200: ScanReport, 409: ErrorBody, 504: ErrorBody } } }, async (request) =>
-      audited(await service.scan(), request.headers['x-warden-client']),
+      audited(await service.scan(), callerClient(request)),
     );
   });
 
   const reportOptions = { bodyLimit: DISCOVERY_LIMITS.reportBytes, schema: { body: PostedReport, response: { 200: ScanReport, 409: ErrorBody } } };
   // A report is caller text: secrets the rule pack recognises in it are stored redacted, as in the audit trail.
   app.post('/api/v1/agents/discovery', reportOptions, async (request) =>
-    audited(service.ingest(redactCallerData(ctx, request.body), 'scanner'), request.headers['x-warden-client']));
+    audited(service.ingest(redactCallerData(ctx, request.body), 'scanner'), callerClient(request)));
   app.post(`${PREFIX}/discovery`, reportOptions, async (request) =>
-    audited(service.ingest(redactCallerData(ctx, request.body), 'external'), request.headers['x-warden-client']));
+    audited(service.ingest(redactCallerData(ctx, request.body), 'external'), callerClient(request)));
 
   app.get(`${PREFIX}/components`, { schema: { querystring: ComponentsQuery, response: { 200: Type.Object({ components: Type.Array(ComponentSummary) }) } } }, (request) => {
     const { ecosystem } = request.query;

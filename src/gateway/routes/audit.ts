@@ -7,7 +7,7 @@ import { ALERT_SEVERITIES, DISPOSITIONS } from '../../audit/dispositions.js';
 import { AUDIT_SEVERITIES } from '../../audit/events.js';
 import { WardenError } from '../../errors.js';
 import { oneOf } from '../../config/schema.js';
-import { redactCallerData } from '../caller-data.js';
+import { callerClient, redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { SIDECAR_LIMITS } from '../limits.js';
 import { StatusOk } from './answers.js';
@@ -114,9 +114,8 @@ export function auditRoutes(fastify: FastifyInstance, ctx: GatewayContext): void
     if ((alertIds === undefined) === (filter === undefined)) {
       throw new WardenError('WARDEN_ERR_AUDIT_DISPOSITION_TARGET', 'name the alerts with exactly one of alert_ids and filter', { statusCode: 400 });
     }
-    const client = request.headers['x-warden-client'];
     const ask = {
-      alertIds, filter, disposition, note: note ? redactCallerData(ctx, note) : '', actor: typeof client === 'string' ? client : undefined,
+      alertIds, filter, disposition, note: note ? redactCallerData(ctx, note) : '', actor: callerClient(request),
     };
     const plan = apply ? ctx.audit.applyDisposition(ask) : ctx.audit.previewDisposition(ask);
     return { applied: apply === true, disposition, ...plan };

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ASSET_TYPES, AssetReason, AssetSourcePath, assetEntryFields, oneOf, type AssetType } from '../../config/schema.js';
 import { listEntries, putEntry, removeEntry, type AssetEntry, type ListChange } from '../../policy/lists.js';
+import { callerClient } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { applyWrittenSection } from '../reload.js';
 
@@ -64,11 +65,10 @@ export function enforceRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
   const commit = async (request: FastifyRequest, action: string, type: AssetType, change: ListChange, why?: string) => {
     applyWrittenSection(ctx, change.config, 'asset_policy');
     const { entry, list, status, moved_from } = change;
-    const client = request.headers['x-warden-client'];
     await ctx.audit.append({
       action,
       target: `${type}:${entry.name}`,
-      actor: typeof client === 'string' ? client : undefined,
+      actor: callerClient(request),
       severity: 'INFO',
       connector: entry.connector,
       details: `${type} "${entry.name}" ${status === 'removed' ? 'removed from' : `${status} in`} asset_policy.${type}.${list}` +

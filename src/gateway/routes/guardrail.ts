@@ -3,8 +3,8 @@
 // (/v1/guardrail/evaluate, guardrail/precomputed.ts), and the running guardrail settings (/v1/guardrail/config).
 // Thin: the domain decides and writes config.yaml (guardrail/runtime-settings.ts); a change is applied through
 // the central reloader (gateway/reload.ts) or, for the connector, by restarting the listeners after the answer.
-// Both recording routes answer once their audit row is committed. There is no event writer on this branch yet
-// (src/telemetry/), so the audit trail is where these records go.
+// Both recording routes answer once their audit row is committed; the event writer sends audit rows on to the
+// observability destinations (src/telemetry/events/from-audit.ts).
 import Type from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -18,7 +18,7 @@ import { guardrailSnapshot, PATCHABLE_KEYS, writeGuardrailPatch } from '../../gu
 import { verdictThresholds } from '../../guardrail/thresholds.js';
 import { bearerToken } from '../../util/bearer.js';
 import { TokenMatcher } from '../../util/token-matcher.js';
-import { redactCallerData } from '../caller-data.js';
+import { callerClient, redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { applyWrittenGuardrail } from '../reload.js';
 import { StatusOk } from './answers.js';
@@ -125,11 +125,6 @@ const PatchAnswer = Type.Object({
   config: Snapshot,
 });
 
-const actorOf = (request: FastifyRequest): string | undefined => {
-  const client = request.headers['x-warden-client'];
-  return typeof client === 'string' ? client : undefined;
-};
-
 /**
  * The PATCH route's second check (spec "Authentication" item 3): the gateway token in `Authorization: Bearer` or
  * `X-Warden-Token`. `X-Warden-Auth`, which the proxy's clients send and the sidecar otherwise accepts, does not
@@ -156,7 +151,7 @@ export function guardrailRoutes(fastify: FastifyInstance, ctx: GatewayContext): 
     await ctx.audit.append({
       action: `guardrail-${direction}-${action}`,
       target: metrics.model,
-      actor: actorOf(request),
+      actor: callerClient(request),
       severity,
       details: reason ? redactCallerData(ctx, reason) : undefined,
       connector, session_id, trace_id, evaluation_id,
@@ -177,7 +172,7 @@ export function guardrailRoutes(fastify: FastifyInstance, ctx: GatewayContext): 
     await ctx.audit.append({
       action: `guardrail-evaluate-${action}`,
       target: body.model,
-      actor: actorOf(request),
+      actor: callerClient(request),
       severity: verdict.severity,
       details: verdict.reason || undefined,
       session_id: body.session_id,
@@ -216,7 +211,7 @@ export function guardrailRoutes(fastify: FastifyInstance, ctx: GatewayContext): 
     await ctx.audit.append({
       action: 'guardrail-config-update',
       target: 'guardrail',
-      actor: actorOf(request),
+      actor: callerClient(request),
       severity: 'INFO',
       details: `guardrail ${changes.map((c) => `${c.key}: ${JSON.stringify(c.from)} -> ${JSON.stringify(c.to)}`).join(', ')}` +
         (restart ? ' (listeners restart)' : ' (applied in place)'),

@@ -7,6 +7,7 @@ import { uuidv7 } from '../../util/uuidv7.js';
 import type { InspectResult } from '../../guardrail/inspector.js';
 import { oneOf } from '../../config/schema.js';
 import { WardenError } from '../../errors.js';
+import { callerClient } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 
 const Text = Type.String({ maxLength: 1024 * 1024 });
@@ -71,7 +72,7 @@ export function inspectRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     return ctx.audit.append({
       action: `inspect-${route}-${verdict.action}`,
       target,
-      actor: typeof request.headers['x-warden-client'] === 'string' ? request.headers['x-warden-client'] : undefined,
+      actor: callerClient(request),
       severity: verdict.severity,
       details: verdict.reason || undefined,
       connector: typeof request.headers['x-warden-connector'] === 'string' ? request.headers['x-warden-connector'] : undefined,

@@ -1,7 +1,7 @@
 // Runtime control (spec document 1 "Runtime control"): a graceful shutdown asked over loopback by a caller that
 // names this process and its data directory; a trace canary; the watchdog's recovery record; the CLI's
-// destination-test activity and its own events. There is no event writer on this branch yet (src/telemetry/), so
-// each record is an audit row, answered once committed; the CLI events keep their names and fields in it.
+// destination-test activity and its own events. Each record is an audit row, answered once committed (the CLI
+// events keep their names and fields in it), and reaches the observability destinations through the event writer.
 import { randomBytes } from 'node:crypto';
 import Type from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -10,7 +10,7 @@ import { isLoopbackAddress } from '../../config/bind.js';
 import { dataDirIdentity } from '../../config/data-dir-identity.js';
 import { oneOf } from '../../config/schema.js';
 import { WardenError } from '../../errors.js';
-import { redactCallerData } from '../caller-data.js';
+import { callerClient, redactCallerData } from '../caller-data.js';
 import type { GatewayContext } from '../context.js';
 import { acceptEmptyBody } from '../plugins/no-body.js';
 import { StatusOk } from './answers.js';
@@ -66,11 +66,6 @@ function requireLoopback(request: FastifyRequest): void {
   }
 }
 
-const actorOf = (request: FastifyRequest): string | undefined => {
-  const client = request.headers['x-warden-client'];
-  return typeof client === 'string' ? client : undefined;
-};
-
 export function runtimeRoutes(fastify: FastifyInstance, ctx: GatewayContext): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // The canary and the watchdog's record may be posted without a body.
@@ -88,7 +83,7 @@ export function runtimeRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     if (id !== identity) {
       throw new WardenError('WARDEN_ERR_RUNTIME_DATA_DIR_MISMATCH', 'data_dir_id does not name this gateway\'s data directory; nothing was stopped', { statusCode: 409 });
     }
-    await ctx.audit.append({ action: 'admin-shutdown', actor: actorOf(request), severity: 'INFO', details: 'graceful shutdown requested through the API', structured: { pid } });
+    await ctx.audit.append({ action: 'admin-shutdown', actor: callerClient(request), severity: 'INFO', details: 'graceful shutdown requested through the API', structured: { pid } });
     // The shutdown closes this listener: it starts once the answer has left.
     reply.raw.once('finish', () => ctx.lifecycle.requestShutdown());
     return reply.code(202).send({ status: 'shutting_down' as const, pid });
@@ -101,7 +96,7 @@ export function runtimeRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     const traceId = randomBytes(16).toString('hex');
     const spanId = randomBytes(8).toString('hex');
     await ctx.audit.append({
-      action: 'telemetry-canary', actor: actorOf(request), severity: 'INFO', trace_id: traceId,
+      action: 'telemetry-canary', actor: callerClient(request), severity: 'INFO', trace_id: traceId,
       details: 'trace canary', structured: { span_id: spanId, ...(request.body.name ? { name: request.body.name } : {}) },
     });
     return { status: 'ok' as const, trace_id: traceId, span_id: spanId };
@@ -111,7 +106,7 @@ export function runtimeRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     requireLoopback(request);
     const { reason, ...fields } = request.body;
     await ctx.audit.append({
-      action: 'watchdog-recovery', actor: actorOf(request), severity: 'INFO',
+      action: 'watchdog-recovery', actor: callerClient(request), severity: 'INFO',
       details: reason ? redactCallerData(ctx, reason) : 'the watchdog saw the gateway recover', structured: fields,
     });
     return { status: 'ok' as const };
@@ -141,7 +136,7 @@ export function runtimeRoutes(fastify: FastifyInstance, ctx: GatewayContext): vo
     const { events } = request.body;
     // One batch: the rows commit together (group commit), and the answer waits for all of them.
     await Promise.all(events.map(({ event, command, timestamp, session_id, attributes, ...fields }) => ctx.audit.append({
-      action: `cli-${event}`, target: command, actor: actorOf(request), severity: 'INFO', timestamp, session_id,
+      action: `cli-${event}`, target: command, actor: callerClient(request), severity: 'INFO', timestamp, session_id,
       structured: { ...fields, ...(attributes ? { attributes: redactCallerData(ctx, attributes) } : {}) },
     })));
     return { status: 'ok' as const, accepted: events.length };
